@@ -1,0 +1,69 @@
+-- Opening hours as rows, closures as rows, and is_open() so "which cafes are open now?" is one SELECT.
+-- A close time at or before the open time means the store closes after midnight.
+CREATE VIEW store_hours AS
+WITH parsed AS (
+    SELECT store_id, store_name, from_json(opening_hours, '{
+        "monday": [{"open": "VARCHAR", "close": "VARCHAR"}],
+        "tuesday": [{"open": "VARCHAR", "close": "VARCHAR"}],
+        "wednesday": [{"open": "VARCHAR", "close": "VARCHAR"}],
+        "thursday": [{"open": "VARCHAR", "close": "VARCHAR"}],
+        "friday": [{"open": "VARCHAR", "close": "VARCHAR"}],
+        "saturday": [{"open": "VARCHAR", "close": "VARCHAR"}],
+        "sunday": [{"open": "VARCHAR", "close": "VARCHAR"}]}') AS h
+    FROM stores
+    WHERE opening_hours <> ''
+), days AS (
+    SELECT store_id, store_name, unnest([
+        {'day': 'monday', 'n': 1, 'intervals': h.monday},
+        {'day': 'tuesday', 'n': 2, 'intervals': h.tuesday},
+        {'day': 'wednesday', 'n': 3, 'intervals': h.wednesday},
+        {'day': 'thursday', 'n': 4, 'intervals': h.thursday},
+        {'day': 'friday', 'n': 5, 'intervals': h.friday},
+        {'day': 'saturday', 'n': 6, 'intervals': h.saturday},
+        {'day': 'sunday', 'n': 7, 'intervals': h.sunday}]) AS d
+    FROM parsed
+), intervals AS (
+    SELECT store_id, store_name, d.day AS day, d.n AS n, unnest(d.intervals) AS iv
+    FROM days
+)
+SELECT store_id, store_name, day,
+    CAST(iv.open AS TIME) AS opens,
+    CAST(iv.close AS TIME) AS closes,
+    CAST(iv.close AS TIME) <= CAST(iv.open AS TIME) AS overnight
+FROM intervals
+ORDER BY store_id, n, opens;
+
+CREATE VIEW store_closures AS
+WITH closures AS (
+    SELECT store_id, store_name,
+        unnest(from_json(irregular_closures, '[{"type": "VARCHAR", "date": "VARCHAR", "reason": "VARCHAR"}]')) AS c
+    FROM stores
+    WHERE irregular_closures <> ''
+)
+SELECT store_id, store_name, CAST(c.date AS DATE) AS date, c.type AS type, c.reason AS reason
+FROM closures
+ORDER BY store_id, date;
+
+-- The local time in Tokyo (no daylight saving), as a TIMESTAMP to pass to is_open().
+CREATE MACRO tokyo_now() AS CAST(timezone('Asia/Tokyo', now()) AS TIMESTAMP);
+
+-- is_open(store_id, ts): is the store open at local Tokyo time ts? An interval that runs past midnight
+-- belongs to the day it opened, and a closure date closes that day's intervals.
+CREATE MACRO is_open(sid, ts) AS EXISTS (
+    SELECT 1
+    FROM store_hours h
+    WHERE h.store_id = sid
+      AND (
+        (h.day = lower(dayname(CAST(ts AS DATE)))
+            AND CAST(ts AS TIME) >= h.opens
+            AND (h.overnight OR CAST(ts AS TIME) < h.closes)
+            AND NOT EXISTS (SELECT 1 FROM store_closures c
+                            WHERE c.store_id = sid AND c.date = CAST(ts AS DATE)))
+        OR
+        (h.overnight
+            AND h.day = lower(dayname(CAST(ts AS DATE) - 1))
+            AND CAST(ts AS TIME) < h.closes
+            AND NOT EXISTS (SELECT 1 FROM store_closures c
+                            WHERE c.store_id = sid AND c.date = CAST(ts AS DATE) - 1))
+      )
+);

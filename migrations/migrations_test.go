@@ -1,0 +1,70 @@
+package migrations
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+// mustOpenDB returns a migrated in-memory main database.
+func mustOpenDB(tb testing.TB, set Set) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	tb.Cleanup(func() { db.Close() })
+	if _, err := Apply(context.Background(), db, set); err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
+func TestApplyRecordsEveryMigrationOnce(t *testing.T) {
+	for _, set := range []Set{Main, Profiles} {
+		t.Run(string(set), func(t *testing.T) {
+			db := mustOpenDB(t, set)
+			latest, err := Latest(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := Apply(context.Background(), db, set)
+			if err != nil {
+				t.Fatalf("second Apply: %v", err)
+			}
+			if again != latest {
+				t.Errorf("version after second Apply = %d, want %d", again, latest)
+			}
+			list, _ := List(set)
+			var n int
+			if err := db.QueryRow(`SELECT count(*) FROM ctool.schema_migrations`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != len(list) {
+				t.Errorf("schema_migrations has %d rows, want %d", n, len(list))
+			}
+		})
+	}
+}
+
+func TestMigratedDatabaseMatchesSchema(t *testing.T) {
+	if err := VerifyMain(context.Background(), mustOpenDB(t, Main)); err != nil {
+		t.Error(err)
+	}
+	if err := VerifyProfiles(context.Background(), mustOpenDB(t, Profiles)); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestVerifyNoticesDrift(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	if _, err := db.Exec(`DROP VIEW products_typed; CREATE VIEW products_typed AS SELECT * FROM products`); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyMain(context.Background(), db); err == nil {
+		t.Error("VerifyMain accepted a products_typed without price_yen")
+	}
+}

@@ -1,0 +1,197 @@
+package migrations
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// insertStore adds a store with only the columns the views read; the rest are empty text.
+func insertStore(tb testing.TB, db *sql.DB, id, hours, closures string) {
+	tb.Helper()
+	_, err := db.Exec(`INSERT INTO stores BY NAME SELECT ? AS store_id, ? AS store_name, ? AS opening_hours,
+		? AS irregular_closures, * EXCLUDE (store_id, store_name, opening_hours, irregular_closures)
+		FROM (SELECT '' AS description, 'cafe' AS category, '' AS phone, '' AS email, '' AS address,
+		'' AS Biz_Entertainment_Available, '' AS private_room, '' AS pets_allowed, '' AS target_audience,
+		'' AS store_exclusive_events, '' AS menu, '' AS seasonal_items, '' AS allergy_info,
+		'' AS gluten_free_info, '' AS vegan_info, '' AS kids_info, '' AS halal_info, '' AS reservations,
+		'' AS restroom_info, '' AS accessibility, '' AS parking, '' AS nursing_room, '' AS access_route,
+		'success' AS extraction_status, '' AS error_message, '' AS store_id, '' AS store_name,
+		'' AS opening_hours, '' AS irregular_closures)`, id, "店舗"+id, hours, closures)
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func everyDay(intervals string) string {
+	var days []string
+	for _, d := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+		days = append(days, fmt.Sprintf("%q: %s", d, intervals))
+	}
+	return "{" + strings.Join(days, ", ") + "}"
+}
+
+func TestIsOpen(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	// 2025-10-03 is a Friday.
+	insertStore(t, db, "SPLIT", everyDay(`[{"open": "11:30", "close": "14:30"}, {"open": "17:30", "close": "22:00"}]`), "[]")
+	insertStore(t, db, "BAR", `{"thursday": [{"open": "18:00", "close": "02:00"}], "friday": [{"open": "18:00", "close": "02:00"}], "saturday": []}`, "[]")
+	insertStore(t, db, "CLOSEDMON", `{"monday": [], "tuesday": [{"open": "10:00", "close": "20:00"}]}`, "[]")
+	insertStore(t, db, "CLOSURE", everyDay(`[{"open": "10:00", "close": "20:00"}]`), `[{"type": "holiday", "date": "2025-10-04", "reason": "棚卸し"}]`)
+	insertStore(t, db, "BARCLOSURE", everyDay(`[{"open": "20:00", "close": "03:00"}]`), `[{"type": "private_event", "date": "2025-10-03", "reason": "貸切"}]`)
+	insertStore(t, db, "UNKNOWN", "", "")
+
+	tests := []struct {
+		store, ts string
+		want      bool
+	}{
+		{"SPLIT", "2025-10-03 11:29:59", false},
+		{"SPLIT", "2025-10-03 11:30", true},
+		{"SPLIT", "2025-10-03 14:29", true},
+		{"SPLIT", "2025-10-03 14:30", false}, // closing time is exclusive
+		{"SPLIT", "2025-10-03 16:00", false}, // between lunch and dinner
+		{"SPLIT", "2025-10-03 21:59", true},
+		{"BAR", "2025-10-02 23:30", true},  // Thursday night
+		{"BAR", "2025-10-03 01:59", true},  // Thursday's interval, after midnight
+		{"BAR", "2025-10-03 02:00", false}, // closed at 02:00
+		{"BAR", "2025-10-04 01:00", true},  // Friday's interval on Saturday morning
+		{"BAR", "2025-10-04 23:00", false}, // closed on Saturday
+		{"BAR", "2025-10-05 01:00", false}, // Saturday had no interval to run past midnight
+		{"CLOSEDMON", "2025-10-06 12:00", false},
+		{"CLOSEDMON", "2025-10-07 12:00", true},
+		{"CLOSURE", "2025-10-03 12:00", true},
+		{"CLOSURE", "2025-10-04 12:00", false}, // irregular closure
+		{"CLOSURE", "2025-10-05 12:00", true},
+		{"BARCLOSURE", "2025-10-03 21:00", false}, // closed for the evening of the closure date
+		{"BARCLOSURE", "2025-10-04 01:00", false}, // and for that interval after midnight
+		{"BARCLOSURE", "2025-10-03 01:00", true},  // the previous night's interval is unaffected
+		{"UNKNOWN", "2025-10-03 12:00", false},
+	}
+	for _, tt := range tests {
+		var got bool
+		if err := db.QueryRow(`SELECT is_open(?, CAST(? AS TIMESTAMP))`, tt.store, tt.ts).Scan(&got); err != nil {
+			t.Fatalf("%s at %s: %v", tt.store, tt.ts, err)
+		}
+		if got != tt.want {
+			t.Errorf("is_open(%s, %s) = %v, want %v", tt.store, tt.ts, got, tt.want)
+		}
+	}
+}
+
+// rowsOf renders a query's rows as text lines, for whole-output comparison.
+func rowsOf(tb testing.TB, db *sql.DB, query string, args ...any) string {
+	tb.Helper()
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var lines []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		var cells []string
+		for _, v := range vals {
+			cells = append(cells, fmt.Sprint(v))
+		}
+		lines = append(lines, strings.Join(cells, "|"))
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestStoreHoursAndClosures(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	insertStore(t, db, "A", `{"monday": [{"open": "11:30", "close": "14:30"}, {"open": "17:30", "close": "22:00"}], "tuesday": [], "friday": [{"open": "18:00", "close": "02:00"}]}`,
+		`[{"type": "holiday", "date": "2025-10-04", "reason": "設備点検"}, {"type": "maintenance", "date": "2025-10-01", "reason": null}]`)
+	insertStore(t, db, "B", "", "")
+	got := rowsOf(t, db, `SELECT store_id, day, CAST(opens AS VARCHAR), CAST(closes AS VARCHAR), overnight FROM store_hours`)
+	want := "A|monday|11:30:00|14:30:00|false\nA|monday|17:30:00|22:00:00|false\nA|friday|18:00:00|02:00:00|true"
+	if got != want {
+		t.Errorf("store_hours:\n%s\nwant:\n%s", got, want)
+	}
+	got = rowsOf(t, db, `SELECT store_id, strftime(date, '%Y-%m-%d'), type, coalesce(reason, 'NULL') FROM store_closures`)
+	want = "A|2025-10-01|maintenance|NULL\nA|2025-10-04|holiday|設備点検"
+	if got != want {
+		t.Errorf("store_closures:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestStoresTyped(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	insertStore(t, db, "A", "", "")
+	insertStore(t, db, "B", "", "")
+	if _, err := db.Exec(`UPDATE stores SET Biz_Entertainment_Available = 'TRUE', pets_allowed = '',
+		target_audience = '["ファミリー", "ビジネス"]',
+		parking = '{"available": true, "capacity": 120, "charge": "2時間無料"}',
+		private_room = '{"available": false, "capacity": null, "charge": null}',
+		kids_info = '{"kids_menu": true, "highchair": null, "diaper_changing": false}'
+		WHERE store_id = 'A'`); err != nil {
+		t.Fatal(err)
+	}
+	got := rowsOf(t, db, `SELECT store_id, Biz_Entertainment_Available, pets_allowed, target_audience,
+		parking_available, parking_capacity, private_room_available, private_room_capacity,
+		kids_menu, highchair, diaper_changing FROM stores_typed ORDER BY store_id`)
+	want := "A|true|false|[ファミリー ビジネス]|true|120|false|<nil>|true|<nil>|false\n" +
+		"B|false|false|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>"
+	if got != want {
+		t.Errorf("stores_typed:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestEventsTyped(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	if _, err := db.Exec(`INSERT INTO events VALUES
+		('一日', '', '2025-10-05', '{"venue": "FREUDE by BMW", "address": null}', '', '', '', '', '', '{"is_free": true, "amount": null, "notes": null}', 'True', '["家族", "子供"]'),
+		('期間', '', '2025-09-17/2025-10-19', '', '', '', '', '', '', '{"is_free": null}', '', '[]'),
+		('不明', '', '2026-12-01', '{"venue": null, "address": "港区麻布台1-3-1"}', '', '', '', '', '', '', '', '')`); err != nil {
+		t.Fatal(err)
+	}
+	got := rowsOf(t, db, `SELECT event_name, strftime(start_date, '%Y-%m-%d'), strftime(end_date, '%Y-%m-%d'), venue, address,
+		is_free, registration_required, target_audience FROM events_typed ORDER BY start_date`)
+	want := "期間|2025-09-17|2025-10-19|<nil>|<nil>|<nil>|false|[]\n" +
+		"一日|2025-10-05|2025-10-05|FREUDE by BMW|<nil>|true|true|[家族 子供]\n" +
+		"不明|2026-12-01|2026-12-01|<nil>|港区麻布台1-3-1|<nil>|false|<nil>"
+	if got != want {
+		t.Errorf("events_typed:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestProductsTypedPrice(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	tests := []struct {
+		description string
+		want        string
+	}{
+		{"2人前から、15,120円(税込)〜", "15120"},
+		{"1,000円", "1000"},
+		{"税込500円のお手頃価格", "500"},
+		{"¥1,200（税込）", "1200"},
+		{"￥980", "980"},
+		{"2,480円（税込）、送料 500円", "2480"},
+		{"1個 300 円", "300"},
+		{"価格は店頭でご確認ください", "<nil>"},
+		{"3種セット", "<nil>"},
+	}
+	for i, tt := range tests {
+		if _, err := db.Exec(`INSERT INTO products VALUES ('S', '店', ?, ?, 'フード')`, fmt.Sprint(i), tt.description); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, tt := range tests {
+		got := rowsOf(t, db, `SELECT price_yen FROM products_typed WHERE product_name = ?`, fmt.Sprint(i))
+		if got != tt.want {
+			t.Errorf("price_yen(%q) = %s, want %s", tt.description, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+// Package schema owns the dataset definitions: source files, tables, columns, types, descriptions,
+// JSON Schemas and worked examples. Validation, the migrations' checks and the agent help all read it,
+// so a column is described exactly once.
+package schema
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"strings"
+)
+
+//go:embed jsonschema/*.json
+var jsonSchemas embed.FS
+
+// Kind is how a CSV cell is checked.
+type Kind string
+
+const (
+	Text      Kind = "text"      // any UTF-8 text
+	Integer   Kind = "integer"   // a decimal integer
+	DateRange Kind = "daterange" // YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD
+	Timestamp Kind = "timestamp" // ISO 8601 date and time
+	Flag      Kind = "flag"      // FlagValue or empty
+	Enum      Kind = "enum"      // one of Values
+	JSON      Kind = "json"      // JSON text checked against SchemaFile
+)
+
+// Column is one CSV column and the raw table column it becomes.
+type Column struct {
+	Name        string
+	Kind        Kind
+	Required    bool
+	Description string // Japanese, for the agent; never a data count
+	Example     string
+	FlagValue   string   // Flag: the one non-empty value
+	Values      []string // Enum: the allowed values
+	SchemaFile  string   // JSON: file name under jsonschema/
+	// Hidden columns may be used in joins and filters but never appear in results.
+	Hidden bool
+}
+
+// SQLType is the column's type in the table that holds it. Datasets kept as CSV text use VARCHAR
+// for every column; profiles are stored typed.
+func (c Column) SQLType(typed bool) string {
+	if typed && c.Kind == Integer {
+		return "INTEGER"
+	}
+	return "VARCHAR"
+}
+
+// Reference says that a column's values must exist in another dataset's key column.
+type Reference struct {
+	Column, Dataset, Key string
+}
+
+// ViewColumn is a column of a typed view.
+type ViewColumn struct {
+	Name, Type, Description string
+}
+
+// View is a typed view over a dataset. When Extends is set the view carries every column of that table
+// (those named in Columns with a new type, the rest as text) followed by the new ones.
+type View struct {
+	Name        string
+	Description string
+	Extends     string
+	Columns     []ViewColumn
+}
+
+// Example is a worked question and the SQL that answers it. Every example runs on the sample data.
+type Example struct {
+	Question string `json:"question"`
+	SQL      string `json:"sql"`
+}
+
+// Dataset is one kind of data ctool ingests.
+type Dataset struct {
+	Name        string // events, stores, products, profiles
+	Tool        string // the agent tool's name
+	Table       string
+	SourceFile  string // a file name, or a glob for profiles
+	Aliases     []string
+	PrimaryKey  string // unique per source file when set
+	Summary     string // what the data is
+	WhenToUse   string // when to use this tool rather than another
+	Columns     []Column
+	References  []Reference
+	Views       []View
+	Examples    []Example
+	Private     bool   // personal data: never reachable from `ctool query`
+	ZeroMessage string // said when a query matches nothing
+}
+
+// Column returns the named column.
+func (d *Dataset) Column(name string) (Column, bool) {
+	for _, c := range d.Columns {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// ColumnNames lists the columns in CSV order.
+func (d *Dataset) ColumnNames() []string {
+	names := make([]string, len(d.Columns))
+	for i, c := range d.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// MatchesFile reports whether a file name in the input directory belongs to this dataset.
+func (d *Dataset) MatchesFile(name string) bool {
+	ok, err := path.Match(d.SourceFile, name)
+	return err == nil && ok
+}
+
+// Relations lists every name a query may use for this dataset: the table, its aliases and its views.
+func (d *Dataset) Relations() []string {
+	names := []string{d.Table}
+	names = append(names, d.Aliases...)
+	for _, v := range d.Views {
+		names = append(names, v.Name)
+	}
+	return names
+}
+
+// All lists the datasets in load order: stores first, because products and profiles refer to them.
+func All() []*Dataset { return []*Dataset{Stores, Events, Products, Profiles} }
+
+// Public lists the datasets `ctool query` may read.
+func Public() []*Dataset {
+	var out []*Dataset
+	for _, d := range All() {
+		if !d.Private {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ByName finds a dataset by its name.
+func ByName(name string) (*Dataset, error) {
+	for _, d := range All() {
+		if d.Name == name {
+			return d, nil
+		}
+	}
+	var names []string
+	for _, d := range All() {
+		names = append(names, d.Name)
+	}
+	return nil, fmt.Errorf("unknown dataset %q (one of %s)", name, strings.Join(names, ", "))
+}
+
+// JSONSchema returns the text of an embedded JSON Schema.
+func JSONSchema(file string) (string, error) {
+	b, err := jsonSchemas.ReadFile("jsonschema/" + file)
+	if err != nil {
+		return "", fmt.Errorf("json schema %s: %w", file, err)
+	}
+	return string(b), nil
+}
