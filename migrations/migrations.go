@@ -1,6 +1,6 @@
 // Package migrations owns the SQL that shapes ctool's two database files: the main file the query side
 // reads (main/*.sql) and the profiles file only `ctool profile` opens (profiles/*.sql). Files are named
-// NNN_description.sql, applied in order, and each is recorded in ctool.schema_migrations.
+// NNN_description.sql, applied in order, and each is recorded in ctool_meta.schema_migrations.
 package migrations
 
 import (
@@ -69,15 +69,15 @@ func Apply(ctx context.Context, db *sql.DB, set Set) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := db.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS ctool;
-		CREATE TABLE IF NOT EXISTS ctool.schema_migrations (
+	if _, err := db.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS ctool_meta;
+		CREATE TABLE IF NOT EXISTS ctool_meta.schema_migrations (
 			version    INTEGER PRIMARY KEY,
 			name       VARCHAR NOT NULL,
 			applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
 		return 0, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	var current int
-	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM ctool.schema_migrations`).Scan(&current); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM ctool_meta.schema_migrations`).Scan(&current); err != nil {
 		return 0, fmt.Errorf("read schema version: %w", err)
 	}
 	for _, m := range list {
@@ -101,7 +101,7 @@ func applyOne(ctx context.Context, db *sql.DB, m Migration) error {
 	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO ctool.schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO ctool_meta.schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -40,7 +40,7 @@ func TestApplyRecordsEveryMigrationOnce(t *testing.T) {
 			}
 			list, _ := List(set)
 			var n int
-			if err := db.QueryRow(`SELECT count(*) FROM ctool.schema_migrations`).Scan(&n); err != nil {
+			if err := db.QueryRow(`SELECT count(*) FROM ctool_meta.schema_migrations`).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
 			if n != len(list) {

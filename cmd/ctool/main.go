@@ -1,22 +1,57 @@
+// Command ctool gives a concierge agent safe, fast SQL access to the Azabudai Hills stores, events and
+// products, and a one-at-a-time lookup of the user's profile. This package only wires flags to the
+// domain packages; the work happens in ingest/, query/ and schema/.
 package main
 
 import (
-	"database/sql"
-	"fmt"
+	"io"
+	"os"
 
-	_ "github.com/duckdb/duckdb-go/v2"
-	_ "github.com/olekukonko/tablewriter"
-	_ "github.com/rogpeppe/go-internal/testscript"
-	_ "github.com/urfave/cli/v2"
-	_ "github.com/xeipuuv/gojsonschema"
+	"github.com/urfave/cli/v2"
 )
 
-func main() {
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		panic(err)
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const (
+	defaultDB    = "data/ctool.duckdb"
+	defaultInput = "input"
+)
+
+func main() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+
+// run executes one command line and returns the process exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	return exitStatus(app.Run(args), stderr)
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:    "ctool",
+		Usage:   "safe SQL over the Azabudai Hills stores, events and products, for a concierge agent",
+		Version: version,
+		Description: "ctool ingest builds data/ctool.duckdb from the CSV files in input/; ctool query runs one guarded,\n" +
+			"read-only SELECT of an agent against it (at most 10 rows); ctool profile returns one user's profile.\n" +
+			"ctool schema and ctool tools describe the tools for agents.",
+		Reader:                 stdin,
+		Writer:                 stdout,
+		ErrWriter:              stderr,
+		HideHelpCommand:        true,
+		UseShortOptionHandling: true,
+		// Exit codes are decided in run, never by the library.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   onUsageError,
+		Commands: []*cli.Command{
+			newIngestCommand(),
+			newValidateCommand(),
+			newStatusCommand(),
+		},
 	}
-	var v string
-	db.QueryRow("SELECT version()").Scan(&v)
-	fmt.Println(v)
+	for _, c := range app.Commands {
+		if c.OnUsageError == nil {
+			c.OnUsageError = onUsageError
+		}
+	}
+	return app
 }

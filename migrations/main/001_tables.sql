@@ -1,6 +1,6 @@
 -- Raw tables keep the CSV text exactly (empty cells are '', never NULL), so the seeds' text queries
 -- (LIKE '%"available": true%', = 'TRUE') work unchanged. Typed views sit beside them.
-CREATE TABLE ctool.sources (
+CREATE TABLE ctool_meta.sources (
     dataset     VARCHAR NOT NULL,
     source_file VARCHAR NOT NULL,
     sha256      VARCHAR NOT NULL,
@@ -9,7 +9,7 @@ CREATE TABLE ctool.sources (
     PRIMARY KEY (dataset, source_file)
 );
 
-CREATE TABLE ctool.build (
+CREATE TABLE ctool_meta.build (
     key   VARCHAR PRIMARY KEY,
     value VARCHAR NOT NULL
 );

@@ -12,7 +12,7 @@ CREATE TABLE profiles (
     PRIMARY KEY (source_file, profile_id)
 );
 
-CREATE TABLE ctool.build (
+CREATE TABLE ctool_meta.build (
     key   VARCHAR PRIMARY KEY,
     value VARCHAR NOT NULL
 );

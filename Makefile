@@ -1,0 +1,39 @@
+# ctool: `make run` builds, ingests input/ and runs a sample query; `make test` runs every test.
+GO       ?= go
+BIN      := bin/ctool
+VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+DB       ?= data/ctool.duckdb
+
+.PHONY: all build run test lint fuzz bench bench-ingest bench-query clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ctool
+
+run: build
+	$(BIN) ingest --input input --db $(DB)
+	$(BIN) query stores --db $(DB) "SELECT store_name, category, address FROM 'stores.csv' WHERE address LIKE '%麻布台%'"
+
+test: lint
+	$(GO) test -count=1 ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./query/
+
+bench: bench-ingest bench-query
+
+bench-ingest: build
+	bench/ingest.sh
+
+bench-query: build
+	bench/query.sh
+
+clean:
+	rm -rf bin data bench/out

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("u", false, "update the golden output in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ctool": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script against the real command.
+// $INPUT is the repository's sample data and $SEEDS the design documents, when present.
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(root, "testdata", "script"),
+		UpdateScripts:       *update,
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("INPUT", filepath.Join(root, "input"))
+			env.Setenv("REPO", root)
+			env.Setenv("SEEDS", filepath.Join(root, "..", "shared", "seeds"))
+			env.Setenv("NARRATIVE_DATA_FILE", "")
+			env.Setenv("CTOOL_DB", "")
+			return nil
+		},
+	})
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/azabudai/ctool/ingest"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/urfave/cli/v2"
+)
+
+func newStatusCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show the database's schema version, build time, rows, and whether each source file changed",
+		UsageText: "ctool status [--db PATH] [--input DIR] [--format text|json] [--check]",
+		Description: "Each source file is fresh (unchanged since the ingest), stale (changed or new) or missing." +
+			exitStatusHelp("0  ok", "1  with --check: a source is stale or missing, or the build is out of date",
+				"2  usage error", "3  the database is missing or unusable (run 'ctool ingest')"),
+		Flags: []cli.Flag{
+			dbFlag(),
+			inputFlag(),
+			formatFlag("output `FORMAT`: text or json", "text"),
+			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh"},
+		},
+		Action: runStatus,
+	}
+}
+
+func runStatus(c *cli.Context) error {
+	if err := oneOf("format", c.String("format"), "text", "json"); err != nil {
+		return err
+	}
+	st, err := ingest.ReadStatus(c.Context, c.String("db"), c.String("input"))
+	if err != nil {
+		return databaseError(err)
+	}
+	w := c.App.Writer
+	if c.String("format") == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(st); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(w, "database:  %s\nschema:    %d (latest %d)\nbuilt at:  %s\nprofiles:  %s", st.DB, st.SchemaVersion, st.LatestSchema, st.BuiltAt, st.ProfilesFile)
+		if !st.ProfilesFound {
+			fmt.Fprint(w, " (missing)")
+		}
+		fmt.Fprintln(w)
+		t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+		t.Header("dataset", "file", "rows", "state")
+		for _, s := range st.Sources {
+			t.Append(s.Dataset, s.File, fmt.Sprint(s.Rows), s.State)
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	if c.Bool("check") && !st.Current() {
+		return failed("the database is out of date; run 'ctool ingest'")
+	}
+	return nil
+}
+
+// databaseError maps a missing or unusable database to its exit status, with the way forward.
+func databaseError(err error) error {
+	if errors.Is(err, ingest.ErrNoDatabase) {
+		return &exitError{code: exitDatabase, msg: err.Error(), hint: "ctool ingest"}
+	}
+	return err
+}

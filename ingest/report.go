@@ -1,0 +1,121 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Rule words name what a problem broke. They are part of the product: CI scripts match on them.
+const (
+	RuleMissingFile = "missing-file"
+	RuleEncoding    = "encoding"
+	RuleHeader      = "header"
+	RuleRagged      = "ragged"
+	RuleRequired    = "required"
+	RuleType        = "type"
+	RuleFormat      = "format"
+	RuleEnum        = "enum"
+	RuleJSON        = "json"
+	RuleSchema      = "schema"
+	RuleUnique      = "unique"
+	RuleReference   = "reference"
+)
+
+// Problem is one located validation failure. Line is the physical line where the offending record
+// starts (the header is line 1); it is 0 for a problem with the whole file.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  string `json:"column"`
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	col := p.Column
+	if col == "" {
+		col = "-"
+	}
+	return fmt.Sprintf("%s:%d: %s: %s: %s", p.File, p.Line, col, p.Rule, p.Message)
+}
+
+// Report collects problems up to a cap while counting all of them.
+type Report struct {
+	Max      int // 0 keeps every problem
+	Count    int
+	Problems []Problem
+}
+
+func (r *Report) add(p Problem) {
+	r.Count++
+	if r.Max == 0 || len(r.Problems) < r.Max {
+		r.Problems = append(r.Problems, p)
+	}
+}
+
+// Valid reports whether no problem was found.
+func (r *Report) Valid() bool { return r.Count == 0 }
+
+// Formats a report can be written in.
+const (
+	FormatText   = "text"
+	FormatJSON   = "json"
+	FormatGitHub = "github"
+)
+
+// githubAnnotationLimit is how many annotations GitHub shows for one step; the rest print as plain lines.
+const githubAnnotationLimit = 10
+
+// Write renders the report. text: one line per problem; json: one document; github: workflow
+// annotations for the first problems, plain lines for the rest.
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case FormatText:
+		for _, p := range r.Problems {
+			fmt.Fprintln(w, p.String())
+		}
+		if omitted := r.Count - len(r.Problems); omitted > 0 {
+			fmt.Fprintf(w, "... %d more problems not shown (raise --max-errors)\n", omitted)
+		}
+	case FormatJSON:
+		problems := r.Problems
+		if problems == nil {
+			problems = []Problem{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Valid      bool      `json:"valid"`
+			ErrorCount int       `json:"error_count"`
+			Errors     []Problem `json:"errors"`
+		}{r.Valid(), r.Count, problems})
+	case FormatGitHub:
+		for i, p := range r.Problems {
+			if i < githubAnnotationLimit {
+				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(p.File), max(p.Line, 1),
+					ghProperty("ctool validate: "+p.Rule), ghData(p.Column+": "+p.Message))
+				continue
+			}
+			fmt.Fprintln(w, p.String())
+		}
+		if r.Count > 0 {
+			fmt.Fprintf(w, "ctool validate: %d problems (%d annotated)\n", r.Count, min(r.Count, len(r.Problems), githubAnnotationLimit))
+		}
+	default:
+		return fmt.Errorf("unknown format %q (text, json or github)", format)
+	}
+	return nil
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

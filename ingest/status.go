@@ -1,0 +1,169 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/azabudai/ctool/migrations"
+	"github.com/azabudai/ctool/schema"
+)
+
+// ErrNoDatabase means the database file is missing or cannot be read as a ctool database.
+var ErrNoDatabase = errors.New("no usable ctool database")
+
+// Source states reported by status.
+const (
+	Fresh   = "fresh"   // the input file is the one the database was built from
+	Stale   = "stale"   // the input file changed, or is new, since the ingest
+	Missing = "missing" // the database was built from a file that is gone
+)
+
+// SourceStatus compares one source file with the build.
+type SourceStatus struct {
+	Dataset string `json:"dataset"`
+	File    string `json:"file"`
+	State   string `json:"state"`
+	Rows    int64  `json:"rows"`
+	SHA256  string `json:"sha256"`
+}
+
+// Status describes a built database and how it relates to the input directory.
+type Status struct {
+	DB            string           `json:"db"`
+	SchemaVersion int              `json:"schema_version"`
+	LatestSchema  int              `json:"latest_schema_version"`
+	BuiltAt       string           `json:"built_at"`
+	ProfilesFile  string           `json:"profiles_file"`
+	ProfilesFound bool             `json:"profiles_found"`
+	Rows          map[string]int64 `json:"rows"`
+	Sources       []SourceStatus   `json:"sources"`
+}
+
+// Current reports whether every source is fresh, the schema is the latest and the profiles file exists.
+func (s *Status) Current() bool {
+	for _, src := range s.Sources {
+		if src.State != Fresh {
+			return false
+		}
+	}
+	return s.SchemaVersion == s.LatestSchema && s.ProfilesFound
+}
+
+// OpenReadOnly opens an existing database file without ever creating or changing it.
+func OpenReadOnly(path string) (*sql.DB, error) {
+	if info, err := os.Stat(path); err != nil || info.IsDir() {
+		return nil, fmt.Errorf("%w: %s does not exist", ErrNoDatabase, path)
+	}
+	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrNoDatabase, path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%w: %s: %v", ErrNoDatabase, path, err)
+	}
+	return db, nil
+}
+
+// BuildInfo reads the ctool_meta.build table of a main database.
+func BuildInfo(ctx context.Context, db *sql.DB) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT key, value FROM ctool_meta.build`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDatabase, err)
+	}
+	defer rows.Close()
+	info := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		info[k] = v
+	}
+	return info, rows.Err()
+}
+
+// ReadStatus describes the database at dbPath and compares its sources with the files in inputDir.
+func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
+	db, err := OpenReadOnly(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	info, err := BuildInfo(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{DB: dbPath, BuiltAt: info[BuildTime], ProfilesFile: info[BuildProfiles], Rows: map[string]int64{}}
+	st.SchemaVersion, _ = strconv.Atoi(info[BuildSchema])
+	if st.LatestSchema, err = migrations.Latest(migrations.Main); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dbPath), st.ProfilesFile)); err == nil && st.ProfilesFile != "" {
+		st.ProfilesFound = true
+	}
+	rows, err := db.QueryContext(ctx, `SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDatabase, err)
+	}
+	defer rows.Close()
+	recorded := map[string]bool{}
+	for rows.Next() {
+		var s SourceStatus
+		if err := rows.Scan(&s.Dataset, &s.File, &s.SHA256, &s.Rows); err != nil {
+			return nil, err
+		}
+		recorded[s.File] = true
+		st.Rows[s.Dataset] += s.Rows
+		sum, err := fileSHA256(filepath.Join(inputDir, s.File))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			s.State = Missing
+		case err != nil:
+			return nil, err
+		case sum == s.SHA256:
+			s.State = Fresh
+		default:
+			s.State = Stale
+		}
+		st.Sources = append(st.Sources, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// A data file added since the build (another narrative_data*.csv, say) makes the build stale too.
+	entries, _ := os.ReadDir(inputDir)
+	for _, e := range entries {
+		for _, d := range schema.All() {
+			if !e.IsDir() && d.MatchesFile(e.Name()) && !recorded[e.Name()] {
+				sum, _ := fileSHA256(filepath.Join(inputDir, e.Name()))
+				st.Sources = append(st.Sources, SourceStatus{Dataset: d.Name, File: e.Name(), State: Stale, SHA256: sum})
+			}
+		}
+	}
+	sort.SliceStable(st.Sources, func(i, j int) bool { return st.Sources[i].Dataset < st.Sources[j].Dataset })
+	return st, nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,413 @@
+// Package ingest owns reading, validating and loading the CSV files in the input directory: `ctool
+// validate` reports every problem with its file, line, column and rule, and `ctool ingest` builds the
+// database files from data that passed, all or nothing.
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/azabudai/ctool/schema"
+	"github.com/xeipuuv/gojsonschema"
+)
+
+// File is one input file as validation saw it; loading uses the same facts to cross-check DuckDB.
+type File struct {
+	Dataset *schema.Dataset
+	Name    string // base name, e.g. events.csv
+	Path    string // as problems name it: the input directory joined with Name
+	SHA256  string
+	Size    int64
+	Rows    int
+	Header  []string         // column names in file order
+	Bytes   map[string]int64 // per column, the total length in bytes of its cells
+	HasCR   bool             // carriage returns anywhere in the file (CRLF line endings)
+}
+
+// Result is what validation found.
+type Result struct {
+	Files  []*File
+	Report *Report
+}
+
+// Validate checks every dataset's files in dir and reports every problem, keeping at most maxErrors
+// of them (0 keeps all). The error is for failures that are not the data's fault.
+func Validate(dir string, maxErrors int) (*Result, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("input directory: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("input directory: %s is not a directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("input directory: %w", err)
+	}
+	v, err := newValidator(maxErrors)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Report: v.report}
+	var storeIDs map[string]bool
+	for _, d := range schema.All() {
+		var names []string
+		for _, e := range entries {
+			if !e.IsDir() && d.MatchesFile(e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		if len(names) == 0 {
+			want := d.SourceFile
+			if strings.ContainsAny(want, "*?[") {
+				want = strings.Replace(want, "*", "", 1)
+			}
+			v.report.add(Problem{File: filepath.Join(dir, want), Rule: RuleMissingFile,
+				Message: fmt.Sprintf("%s data file %s is missing from %s", d.Name, d.SourceFile, dir)})
+			continue
+		}
+		for _, name := range names {
+			f := &File{Dataset: d, Name: name, Path: filepath.Join(dir, name)}
+			keys, err := v.file(f, storeIDs)
+			if err != nil {
+				return nil, err
+			}
+			if d == schema.Stores {
+				storeIDs = keys
+			}
+			res.Files = append(res.Files, f)
+		}
+	}
+	return res, nil
+}
+
+type validator struct {
+	report  *Report
+	schemas map[string]*gojsonschema.Schema
+	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
+	seen map[string][]string
+}
+
+// newValidator compiles every dataset's JSON Schemas once.
+func newValidator(maxErrors int) (*validator, error) {
+	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]string{}}
+	for _, d := range schema.All() {
+		for _, c := range d.Columns {
+			if c.Kind != schema.JSON || v.schemas[c.SchemaFile] != nil {
+				continue
+			}
+			text, err := schema.JSONSchema(c.SchemaFile)
+			if err != nil {
+				return nil, err
+			}
+			s, err := gojsonschema.NewSchema(gojsonschema.NewStringLoader(text))
+			if err != nil {
+				return nil, fmt.Errorf("compile JSON Schema %s: %w", c.SchemaFile, err)
+			}
+			v.schemas[c.SchemaFile] = s
+		}
+	}
+	return v, nil
+}
+
+// hashingReader hashes what passes through and notes carriage returns.
+type hashingReader struct {
+	r     io.Reader
+	h     hash.Hash
+	n     int64
+	hasCR bool
+}
+
+func (hr *hashingReader) Read(p []byte) (int, error) {
+	n, err := hr.r.Read(p)
+	hr.h.Write(p[:n])
+	hr.n += int64(n)
+	if !hr.hasCR && bytes.IndexByte(p[:n], '\r') >= 0 {
+		hr.hasCR = true
+	}
+	return n, err
+}
+
+// file validates one file and returns the values of its dataset's primary key.
+func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", f.Path, err)
+	}
+	defer fh.Close()
+	hr := &hashingReader{r: fh, h: sha256.New()}
+	defer func() {
+		// Finish reading so the hash covers the whole file even when validation stopped early.
+		io.Copy(io.Discard, hr)
+		f.SHA256 = hex.EncodeToString(hr.h.Sum(nil))
+		f.Size = hr.n
+		f.HasCR = hr.hasCR
+	}()
+	br := bufio.NewReaderSize(hr, 1<<20)
+	head, _ := br.Peek(3)
+	switch {
+	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
+		br.Discard(3) // a UTF-8 byte order mark is fine
+	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")):
+		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: "file is UTF-16; save it as UTF-8"})
+		return nil, nil
+	}
+	r := csv.NewReader(br)
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+
+	d := f.Dataset
+	header, err := r.Read()
+	if err == io.EOF {
+		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleHeader,
+			Message: "file is empty; expected the header " + strings.Join(d.ColumnNames(), ",")})
+		return nil, nil
+	}
+	if err != nil {
+		v.report.add(csvProblem(f.Path, err))
+		return nil, nil
+	}
+	f.Header = append([]string(nil), header...)
+	columns, ok := v.header(f)
+	if !ok {
+		return nil, nil
+	}
+	f.Bytes = make(map[string]int64, len(columns))
+
+	keys := map[string]bool{}
+	keyLines := map[string]int{}
+	for {
+		record, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && (pe.Err == csv.ErrBareQuote || pe.Err == csv.ErrQuote) {
+				v.report.add(csvProblem(f.Path, err))
+				continue
+			}
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		line, _ := r.FieldPos(0)
+		f.Rows++
+		if len(record) != len(columns) {
+			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
+				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})
+			continue
+		}
+		for i, cell := range record {
+			c := columns[i]
+			f.Bytes[c.Name] += int64(len(cell))
+			v.cell(f.Path, line, c, cell)
+		}
+		if d.PrimaryKey != "" {
+			id := record[indexOf(f.Header, d.PrimaryKey)]
+			if first, dup := keyLines[id]; dup && id != "" {
+				v.report.add(Problem{File: f.Path, Line: line, Column: d.PrimaryKey, Rule: RuleUnique,
+					Message: fmt.Sprintf("%s %q is already used on line %d", d.PrimaryKey, id, first)})
+			} else {
+				keyLines[id] = line
+				keys[id] = true
+			}
+		}
+		if storeIDs != nil {
+			for _, ref := range d.References {
+				id := record[indexOf(f.Header, ref.Column)]
+				if id != "" && !storeIDs[id] {
+					v.report.add(Problem{File: f.Path, Line: line, Column: ref.Column, Rule: RuleReference,
+						Message: fmt.Sprintf("%q is not a %s.%s", id, ref.Dataset, ref.Key)})
+				}
+			}
+		}
+	}
+	return keys, nil
+}
+
+func csvProblem(path string, err error) Problem {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return Problem{File: path, Line: pe.StartLine, Rule: RuleFormat,
+			Message: fmt.Sprintf("CSV syntax: %v (line %d, column %d); quote fields that contain quotes, commas or line breaks and double the quotes inside them", pe.Err, pe.Line, pe.Column)}
+	}
+	return Problem{File: path, Line: 1, Rule: RuleFormat, Message: err.Error()}
+}
+
+// header checks the header row and returns the column of each field.
+func (v *validator) header(f *File) ([]schema.Column, bool) {
+	d := f.Dataset
+	ok := true
+	var columns []schema.Column
+	where := map[string]int{}
+	for i, name := range f.Header {
+		if !utf8.ValidString(name) {
+			v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: fmt.Sprintf("header field %d is not valid UTF-8", i+1)})
+			ok = false
+			continue
+		}
+		if first, dup := where[name]; dup {
+			v.report.add(Problem{File: f.Path, Line: 1, Column: name, Rule: RuleHeader,
+				Message: fmt.Sprintf("duplicate column %q (fields %d and %d)", name, first+1, i+1)})
+			ok = false
+			continue
+		}
+		where[name] = i
+		c, known := d.Column(name)
+		if !known {
+			v.report.add(Problem{File: f.Path, Line: 1, Column: name, Rule: RuleHeader,
+				Message: fmt.Sprintf("unknown column %q; %s columns are: %s", name, d.Name, strings.Join(d.ColumnNames(), ","))})
+			ok = false
+		}
+		columns = append(columns, c)
+	}
+	for _, c := range d.Columns {
+		if _, found := where[c.Name]; !found {
+			v.report.add(Problem{File: f.Path, Line: 1, Column: c.Name, Rule: RuleHeader,
+				Message: fmt.Sprintf("missing column %q", c.Name)})
+			ok = false
+		}
+	}
+	return columns, ok
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// cell checks one value against its column's rules.
+func (v *validator) cell(path string, line int, c schema.Column, cell string) {
+	add := func(rule, msg string) {
+		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg})
+	}
+	if !utf8.ValidString(cell) {
+		add(RuleEncoding, "not valid UTF-8; save the file as UTF-8")
+		return
+	}
+	if cell == "" {
+		if c.Required {
+			add(RuleRequired, "a value is required")
+		}
+		return
+	}
+	switch c.Kind {
+	case schema.Integer:
+		if _, err := strconv.Atoi(cell); err != nil {
+			add(RuleType, fmt.Sprintf("expected an integer, found %q", cell))
+		}
+	case schema.DateRange:
+		if msg := checkDateRange(cell); msg != "" {
+			add(RuleFormat, msg)
+		}
+	case schema.Timestamp:
+		if !isTimestamp(cell) {
+			add(RuleFormat, fmt.Sprintf("expected an ISO 8601 timestamp such as 2025-09-24T12:32:59.876957, found %q", cell))
+		}
+	case schema.Flag:
+		if cell != c.FlagValue {
+			add(RuleEnum, fmt.Sprintf("expected %q or an empty cell, found %q", c.FlagValue, cell))
+		}
+	case schema.Enum:
+		if indexOf(c.Values, cell) < 0 {
+			add(RuleEnum, fmt.Sprintf("expected one of %s, found %q", strings.Join(c.Values, ", "), cell))
+		}
+	case schema.JSON:
+		rule := RuleSchema
+		msgs := v.json(c.SchemaFile, cell)
+		if len(msgs) == 1 && strings.HasPrefix(msgs[0], "not valid JSON") {
+			rule = RuleJSON
+		}
+		for _, m := range msgs {
+			add(rule, m)
+		}
+	}
+}
+
+func checkDateRange(s string) string {
+	want := "expected YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD"
+	start, end, isRange := strings.Cut(s, "/")
+	from, err := parseDate(start)
+	if err != nil {
+		return fmt.Sprintf("%s, found %q", want, s)
+	}
+	if !isRange {
+		return ""
+	}
+	to, err := parseDate(end)
+	if err != nil {
+		return fmt.Sprintf("%s, found %q", want, s)
+	}
+	if to.Before(from) {
+		return fmt.Sprintf("the period %q ends before it starts", s)
+	}
+	return ""
+}
+
+func parseDate(s string) (time.Time, error) {
+	if len(s) != len("2006-01-02") {
+		return time.Time{}, errors.New("bad length")
+	}
+	return time.Parse(time.DateOnly, s)
+}
+
+func isTimestamp(s string) bool {
+	// Fractional seconds parse after the seconds even where a layout does not show them.
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// json checks a JSON cell against its schema and returns what is wrong with it.
+func (v *validator) json(file, text string) []string {
+	key := file + "\x00" + text
+	if msgs, ok := v.seen[key]; ok {
+		return msgs
+	}
+	msgs := v.checkJSON(file, text)
+	v.seen[key] = msgs
+	return msgs
+}
+
+func (v *validator) checkJSON(file, text string) []string {
+	var value any
+	if err := json.Unmarshal([]byte(text), &value); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return []string{fmt.Sprintf("not valid JSON: %v (at byte %d)", se, se.Offset)}
+		}
+		return []string{fmt.Sprintf("not valid JSON: %v", err)}
+	}
+	res, err := v.schemas[file].Validate(gojsonschema.NewStringLoader(text))
+	if err != nil {
+		return []string{fmt.Sprintf("not valid JSON: %v", err)}
+	}
+	var msgs []string
+	for _, e := range res.Errors() {
+		path := strings.Replace(e.Context().String(), "(root)", "$", 1)
+		msgs = append(msgs, fmt.Sprintf("%s: %s (JSON Schema %s)", path, e.Description(), file))
+	}
+	return msgs
+}
