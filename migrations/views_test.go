@@ -77,6 +77,12 @@ func TestIsOpen(t *testing.T) {
 			t.Errorf("is_open(%s, %s) = %v, want %v", tt.store, tt.ts, got, tt.want)
 		}
 	}
+	// Called with the caller's own unqualified store_id, as agents write it: the macro must not bind
+	// that name to store_hours.store_id inside its subquery.
+	got := rowsOf(t, db, `SELECT store_id FROM stores WHERE is_open(store_id, TIMESTAMP '2025-10-03 16:00') ORDER BY store_id`)
+	if want := "CLOSURE"; got != want {
+		t.Errorf("stores open at 16:00 = %q, want %q", got, want)
+	}
 }
 
 // rowsOf renders a query's rows as text lines, for whole-output comparison.

@@ -46,6 +46,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			newIngestCommand(),
 			newValidateCommand(),
 			newStatusCommand(),
+			newQueryCommand(),
 		},
 	}
 	for _, c := range app.Commands {

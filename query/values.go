@@ -1,0 +1,156 @@
+package query
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// kv is one member of an object whose key order must survive encoding.
+type kv struct {
+	key   string
+	value any
+}
+
+// orderedObject encodes as a JSON object with its members in order: a result row keeps the SELECT's
+// column order.
+type orderedObject []kv
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal encodes like json.Marshal without escaping <, > and & (agents read this text).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// jsonValue converts a value read from DuckDB into one that encodes faithfully: numbers stay numbers,
+// booleans booleans, NULL null, lists arrays, structs objects, and dates and times ISO strings.
+// dbType is the column's DuckDB type name; nested values go by their Go type.
+func jsonValue(v any, dbType string) any {
+	switch x := v.(type) {
+	case nil, bool, string, int8, int16, int32, int64, int, uint8, uint16, uint32, uint64:
+		return x
+	case float32:
+		return finite(float64(x))
+	case float64:
+		return finite(x)
+	case *big.Int:
+		return json.Number(x.String())
+	case duckdb.Decimal:
+		return json.Number(x.String())
+	case time.Time:
+		return timeText(x, dbType)
+	case duckdb.Interval:
+		return fmt.Sprintf("%d months %d days %s", x.Months, x.Days, time.Duration(x.Micros)*time.Microsecond)
+	case []byte:
+		if dbType == "UUID" && len(x) == 16 {
+			h := hex.EncodeToString(x)
+			return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+		}
+		if utf8.Valid(x) {
+			return string(x)
+		}
+		return base64.StdEncoding.EncodeToString(x)
+	case []any:
+		elem := strings.TrimSuffix(dbType, "[]")
+		if i := strings.LastIndex(elem, "["); i > 0 && strings.HasSuffix(elem, "]") {
+			elem = elem[:i] // fixed-size ARRAY types read like INTEGER[2]
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e, elem)
+		}
+		return out
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		obj := make(orderedObject, len(keys))
+		for i, k := range keys {
+			obj[i] = kv{k, jsonValue(x[k], "")}
+		}
+		return obj
+	case duckdb.OrderedMap:
+		return mapValue(&x)
+	case *duckdb.OrderedMap:
+		return mapValue(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func mapValue(m *duckdb.OrderedMap) any {
+	keys, values := m.Keys(), m.Values()
+	obj := make(orderedObject, len(keys))
+	for i := range keys {
+		obj[i] = kv{fmt.Sprint(jsonValue(keys[i], "")), jsonValue(values[i], "")}
+	}
+	return obj
+}
+
+// finite keeps numbers JSON can carry; NaN and infinities become strings.
+func finite(f float64) any {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Sprint(f)
+	}
+	return f
+}
+
+func timeText(t time.Time, dbType string) string {
+	switch {
+	case dbType == "DATE":
+		return t.Format(time.DateOnly)
+	case dbType == "TIME":
+		return t.Format("15:04:05")
+	case strings.HasPrefix(dbType, "TIMESTAMP WITH TIME ZONE"), dbType == "TIMESTAMPTZ":
+		return t.In(tokyo).Format(time.RFC3339Nano)
+	case strings.HasPrefix(dbType, "TIMESTAMP"):
+		return t.Format("2006-01-02T15:04:05.999999")
+	case t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0:
+		return t.Format(time.DateOnly) // a date inside a list or struct
+	default:
+		return t.Format("2006-01-02T15:04:05.999999")
+	}
+}
+
+// tokyo is fixed at UTC+9 (Japan keeps no daylight saving), so no time zone database is needed.
+var tokyo = time.FixedZone("JST", 9*60*60)

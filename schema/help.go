@@ -1,0 +1,220 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// RowCap is the most rows a query returns; the help states it and the query side enforces it.
+const RowCap = 10
+
+// Doc is the agent-facing description of one tool, generated from a dataset's definition. The text
+// help and `ctool schema --format json` are two renderings of it.
+type Doc struct {
+	Tool       string        `json:"tool"`
+	Dataset    string        `json:"dataset"`
+	Summary    string        `json:"summary"`
+	WhenToUse  string        `json:"when_to_use"`
+	Command    string        `json:"command"`
+	Rules      []string      `json:"rules"`
+	Relations  []RelationDoc `json:"relations,omitempty"`
+	Columns    []ColumnDoc   `json:"columns"`
+	Now        []string      `json:"now,omitempty"`
+	Examples   []Example     `json:"examples"`
+	OutputNote string        `json:"output"`
+}
+
+// RelationDoc describes a table or view a query may name.
+type RelationDoc struct {
+	Name        string      `json:"name"`
+	Aliases     []string    `json:"aliases,omitempty"`
+	Description string      `json:"description"`
+	Columns     []ColumnDoc `json:"columns,omitempty"`
+}
+
+// ColumnDoc describes one column.
+type ColumnDoc struct {
+	Name        string          `json:"name"`
+	Type        string          `json:"type"`
+	Description string          `json:"description"`
+	Example     string          `json:"example,omitempty"`
+	JSONSchema  json.RawMessage `json:"json_schema,omitempty"`
+}
+
+// Describe builds the tool description of a dataset.
+func Describe(d *Dataset) Doc {
+	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Examples: d.Examples}
+	for _, c := range d.Columns {
+		typ := "TEXT"
+		if d.Private && c.Kind == Integer {
+			typ = "INTEGER"
+		}
+		cd := ColumnDoc{Name: c.Name, Type: typ, Description: c.Description, Example: c.Example}
+		if c.SchemaFile != "" {
+			text, _ := JSONSchema(c.SchemaFile)
+			cd.JSONSchema = json.RawMessage(compactJSON(text))
+		}
+		doc.Columns = append(doc.Columns, cd)
+	}
+	if d.Private {
+		doc.Command = "ctool profile --format json <profile_id>"
+		doc.Rules = []string{
+			"profile_id を1つ指定して、そのユーザー1人分のプロファイルだけを取得します",
+			"複数ユーザーの一覧・検索・列挙はできません（SQLでも取得できません）",
+			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります",
+			"どのデータファイルから読むかは環境変数 NARRATIVE_DATA_FILE で運用者が決めます（既定 narrative_data.csv）",
+		}
+		doc.OutputNote = `{"profile_id", "age", "gender", "user_type", "primary_store_id", "primary_store_name", "visits", "narrative"}（age と visits は整数、narrative は改行を含む）。エラー時は {"error": "..."}`
+		return doc
+	}
+	var others []string
+	for _, o := range Public() {
+		if o != d {
+			others = append(others, o.Table)
+		}
+	}
+	doc.Command = fmt.Sprintf("ctool query %s --format json \"<SQL>\"（SQLは1つの引数として渡すか、- を指定して標準入力から渡します）", d.Name)
+	doc.Rules = []string{
+		"SELECT文を1つだけ実行できます（WITH, UNION, VALUES, ORDER BY, ウィンドウ関数, QUALIFY も使えます）",
+		"INSERT/UPDATE/DELETE/CREATE/DROP/ALTER/COPY/ATTACH/SET/PRAGMA などの文、ファイル・設定・メタデータを読む関数（read_csv, glob, duckdb_settings など）は拒否されます",
+		fmt.Sprintf("FROM句には %s を指定します（下の別名も使えます）。%s とそのビューとも結合できます", d.Table, strings.Join(others, ", ")),
+		fmt.Sprintf("検索結果は最大%d件です。LIMIT がなければ LIMIT %d が付き、%d を超える LIMIT は %d 件に制限されます", RowCap, RowCap, RowCap, RowCap),
+		fmt.Sprintf("続きは ORDER BY ... LIMIT %d OFFSET %d のように OFFSET でページングします", RowCap, RowCap),
+	}
+	for _, c := range d.Columns {
+		if c.Hidden {
+			doc.Rules = append(doc.Rules, fmt.Sprintf("%s は結合や絞り込み（WHERE, JOIN）には使えますが、結果には表示されません", c.Name))
+		}
+	}
+	doc.OutputNote = fmt.Sprintf(`{"results": [...], "count": N, "truncated": true/false}。`+
+		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
+	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: d.Aliases,
+		Description: "元のCSVのテキストそのまま（空のセルは空文字 ''）。JSON列は文字列なので LIKE で検索できます"})
+	for _, v := range d.Views {
+		rd := RelationDoc{Name: v.Name, Description: v.Description}
+		if v.Extends != "" {
+			rd.Description += fmt.Sprintf("（%s の全カラムを持ち、次のカラムの型が変わる・追加される）", v.Extends)
+		}
+		for _, c := range v.Columns {
+			rd.Columns = append(rd.Columns, ColumnDoc{Name: c.Name, Type: c.Type, Description: c.Description})
+		}
+		doc.Relations = append(doc.Relations, rd)
+	}
+	doc.Now = []string{
+		"東京の現在時刻は tokyo_now()（TIMESTAMP）、今日の日付は CAST(tokyo_now() AS DATE) です。営業中・開催中かどうかは必ず現在の東京時刻と比べて判断してください",
+		"is_open(store_id, tokyo_now()) は、その時刻に店舗が営業中なら true を返します（昼休み、深夜0時をまたぐ営業、定休日、臨時休業を考慮）。例の固定日時は tokyo_now() に置き換えて使います",
+		"開催中のイベント: WHERE CAST(tokyo_now() AS DATE) BETWEEN start_date AND end_date（events_typed）",
+	}
+	return doc
+}
+
+// Help renders a dataset's tool description as text.
+func Help(d *Dataset) string {
+	doc := Describe(d)
+	var b strings.Builder
+	if d.Private {
+		fmt.Fprintf(&b, "%s: 対話中のユーザーのプロファイルを1人分取得します。\n\n", doc.Tool)
+	} else {
+		fmt.Fprintf(&b, "%s: %sをSQLクエリで検索します。\n\n", doc.Tool, d.Noun())
+	}
+	section(&b, "データ", doc.Summary)
+	section(&b, "使い分け", doc.WhenToUse)
+	b.WriteString("【使用方法】\n")
+	fmt.Fprintf(&b, "- %s\n", doc.Command)
+	for _, r := range doc.Rules {
+		fmt.Fprintf(&b, "- %s\n", r)
+	}
+	fmt.Fprintf(&b, "- 出力: %s\n\n", doc.OutputNote)
+	if len(doc.Relations) > 0 {
+		b.WriteString("【テーブルとビュー】\n")
+		for _, r := range doc.Relations {
+			name := r.Name
+			if len(r.Aliases) > 0 {
+				name += "（別名: '" + strings.Join(r.Aliases, "', '") + "'）"
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", name, r.Description)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "【カラム】%s\n", d.Table)
+	for _, c := range doc.Columns {
+		fmt.Fprintf(&b, "- %s (%s): %s", c.Name, c.Type, c.Description)
+		if c.Example != "" && c.JSONSchema == nil {
+			fmt.Fprintf(&b, "（例: %s）", c.Example)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	var jsonCols []ColumnDoc
+	for _, c := range doc.Columns {
+		if c.JSONSchema != nil {
+			jsonCols = append(jsonCols, c)
+		}
+	}
+	if len(jsonCols) > 0 {
+		b.WriteString("【JSON形式のカラム】（空のセルは不明を表します）\n")
+		for _, c := range jsonCols {
+			fmt.Fprintf(&b, "- %s: 例 %s\n  JSON Schema: %s\n", c.Name, c.Example, c.JSONSchema)
+		}
+		b.WriteString("\n")
+	}
+	for _, r := range doc.Relations {
+		if len(r.Columns) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "【カラム】%s\n", r.Name)
+		for _, c := range r.Columns {
+			fmt.Fprintf(&b, "- %s (%s): %s\n", c.Name, c.Type, c.Description)
+		}
+		b.WriteString("\n")
+	}
+	if len(doc.Now) > 0 {
+		b.WriteString("【現在時刻と営業中の判定】\n")
+		for _, n := range doc.Now {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		b.WriteString("\n")
+	}
+	if len(doc.Examples) > 0 {
+		b.WriteString("【検索例】\n")
+		for i, e := range doc.Examples {
+			fmt.Fprintf(&b, "%d. %s\n   %s\n", i+1, e.Question, strings.ReplaceAll(e.SQL, "\n", "\n   "))
+		}
+	}
+	if d.Private {
+		b.WriteString("【例】\n   ctool profile --format json user_criollo_heavy\n")
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+func section(b *strings.Builder, title, text string) {
+	fmt.Fprintf(b, "【%s】\n%s\n\n", title, text)
+}
+
+// Noun is the dataset's name in the agent's language.
+func (d *Dataset) Noun() string {
+	switch d.Name {
+	case "events":
+		return "イベントデータ"
+	case "stores":
+		return "店舗データ"
+	case "products":
+		return "商品データ"
+	}
+	return d.Name
+}
+
+func compactJSON(text string) string {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return text
+	}
+	if m, ok := v.(map[string]any); ok {
+		delete(m, "$schema")
+		delete(m, "$id")
+		delete(m, "title")
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
