@@ -108,7 +108,12 @@ func sqlError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return &SQLError{Message: "the query was stopped: " + ctx.Err().Error() + "; make it cheaper (filter first, avoid large cross joins) or raise --timeout"}
 	}
-	return &SQLError{Message: err.Error()}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "Out of Memory Error") {
+		// DuckDB suggests changing settings; an agent cannot, so say what it can do.
+		msg += "\n(settings cannot be changed here: select fewer rows or shorter values, filter before aggregating)"
+	}
+	return &SQLError{Message: msg}
 }
 
 // hiddenColumns are the dataset's columns that never appear in its results.

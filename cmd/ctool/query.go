@@ -89,6 +89,9 @@ func runQuery(c *cli.Context, opts queryOptions) error {
 	if opts.timeout <= 0 {
 		return usageError("--timeout must be positive")
 	}
+	if err := limitMemory(); err != nil {
+		return fmt.Errorf("limit memory: %w", err)
+	}
 	stdout, stderr := c.App.Writer, c.App.ErrWriter
 	ctx, cancel := context.WithTimeout(c.Context, opts.timeout)
 	defer cancel()
