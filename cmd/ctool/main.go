@@ -47,6 +47,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			newValidateCommand(),
 			newStatusCommand(),
 			newQueryCommand(),
+			newProfileCommand(),
+			newSchemaCommand(),
+			newToolsCommand(),
 		},
 	}
 	for _, c := range app.Commands {

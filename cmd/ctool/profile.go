@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/urfave/cli/v2"
+)
+
+func newProfileCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "profile",
+		Usage:     "return exactly one user's profile (tool get_user_profile)",
+		UsageText: "ctool profile [--db PATH] [--format json|table] PROFILE_ID",
+		Description: schema.Help(schema.Profiles) +
+			"\nThe profiles come from the file named by the environment variable NARRATIVE_DATA_FILE\n" +
+			"(default narrative_data.csv), as ingested beside the main database." +
+			exitStatusHelp("0  the profile was found", "1  no such profile", "2  usage error (no id, bad NARRATIVE_DATA_FILE)",
+				"3  the database is missing or unusable (run 'ctool ingest')"),
+		Flags: []cli.Flag{
+			dbFlag(),
+			formatFlag("output `FORMAT`: json or table", "json"),
+		},
+		Action: runProfile,
+	}
+}
+
+func runProfile(c *cli.Context) error {
+	format := c.String("format")
+	if err := oneOf("format", format, "json", "table"); err != nil {
+		return err
+	}
+	if c.NArg() > 1 {
+		return usageError("profile takes one PROFILE_ID; profiles cannot be listed or searched")
+	}
+	p, err := query.LookupProfile(c.Context, c.String("db"), os.Getenv("NARRATIVE_DATA_FILE"), strings.TrimSpace(c.Args().First()))
+	if err != nil {
+		var pe *query.ProfileError
+		switch {
+		case errors.As(err, &pe):
+			code := exitFailed
+			if pe.Usage {
+				code = exitUsage
+			}
+			if format == "json" {
+				query.WriteError(c.App.Writer, err)
+				return quietExit(code)
+			}
+			return &exitError{code: code, msg: pe.Message}
+		case errors.Is(err, query.ErrDatabase):
+			return &exitError{code: exitDatabase, msg: err.Error(), hint: "ctool ingest"}
+		}
+		return err
+	}
+	if format == "json" {
+		return writeJSON(c.App.Writer, p)
+	}
+	t := tablewriter.NewTable(c.App.Writer, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
+	t.Header("field", "value")
+	for _, row := range [][]string{{"profile_id", p.ProfileID}, {"age", fmt.Sprint(p.Age)}, {"gender", p.Gender},
+		{"user_type", p.UserType}, {"primary_store_id", p.PrimaryStoreID}, {"primary_store_name", p.PrimaryStoreName},
+		{"visits", fmt.Sprint(p.Visits)}} {
+		t.Append(row)
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "narrative:\n%s\n", p.Narrative)
+	return err
+}
+
+// writeJSON writes v indented, without HTML escaping (agents and people read it).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/azabudai/ctool/schema"
+	"github.com/urfave/cli/v2"
+)
+
+func newSchemaCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "schema",
+		Usage:     "print the agent-facing description of a tool: tables, columns, types, meanings, examples",
+		UsageText: "ctool schema [events|stores|products|profile] [--format text|json]",
+		Description: "Without a name, describes all four tools. The text is what an agent is given for each tool;\n" +
+			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]." +
+			exitStatusHelp("0  ok", "2  usage error"),
+		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text")},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := oneOf("format", format, "text", "json"); err != nil {
+				return err
+			}
+			datasets, err := schemaArgs(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				var docs []schema.Doc
+				for _, d := range datasets {
+					docs = append(docs, schema.Describe(d))
+				}
+				if len(docs) == 1 {
+					return writeJSON(c.App.Writer, docs[0])
+				}
+				return writeJSON(c.App.Writer, docs)
+			}
+			for i, d := range datasets {
+				if i > 0 {
+					fmt.Fprintln(c.App.Writer, "\n"+strings.Repeat("=", 72)+"\n")
+				}
+				fmt.Fprint(c.App.Writer, schema.Help(d))
+			}
+			return nil
+		},
+	}
+}
+
+// schemaArgs maps the command's arguments to datasets; "profile" names the profiles tool.
+func schemaArgs(args []string) ([]*schema.Dataset, error) {
+	if len(args) == 0 {
+		return append(schema.Public(), schema.Profiles), nil
+	}
+	var out []*schema.Dataset
+	for _, a := range args {
+		name := a
+		if a == "profile" {
+			name = "profiles"
+		}
+		d, err := schema.ByName(name)
+		if err != nil {
+			return nil, usageError("unknown dataset %q: use events, stores, products or profile", a)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}

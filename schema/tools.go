@@ -1,0 +1,48 @@
+package schema
+
+import "encoding/json"
+
+// Tool is one entry of the function-calling manifest: enough for an agent framework to register a
+// ctool command as a tool without copying its description by hand.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	// Command is the shell form; Argv is the same command as an argument vector, where the placeholder
+	// is replaced by the argument as one element (no shell quoting needed).
+	Command string   `json:"command"`
+	Argv    []string `json:"argv"`
+}
+
+// Manifest lists the four agent tools: one SQL tool per public dataset and get_user_profile.
+func Manifest() []Tool {
+	var tools []Tool
+	for _, d := range append(Public(), Profiles) {
+		t := Tool{Name: d.Tool, Description: Help(d)}
+		if d.Private {
+			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_criollo_heavy）", 1, 200)
+			t.Argv = []string{"ctool", "profile", "--format", "json", "{profile_id}"}
+			t.Command = "ctool profile --format json {profile_id}"
+		} else {
+			t.InputSchema = inputSchema("sql_query", "実行するSQLクエリ（SELECT文1つのみ。結果は最大10件）", 1, 100000)
+			t.Argv = []string{"ctool", "query", d.Name, "--format", "json", "{sql_query}"}
+			t.Command = "ctool query " + d.Name + " --format json {sql_query}"
+		}
+		tools = append(tools, t)
+	}
+	return tools
+}
+
+func inputSchema(param, description string, minLength, maxLength int) json.RawMessage {
+	s := map[string]any{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type":    "object",
+		"properties": map[string]any{
+			param: map[string]any{"type": "string", "description": description, "minLength": minLength, "maxLength": maxLength},
+		},
+		"required":             []string{param},
+		"additionalProperties": false,
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
