@@ -155,7 +155,13 @@ func Help(d *Dataset) string {
 	if len(jsonCols) > 0 {
 		b.WriteString("【JSON形式のカラム】（空のセルは不明を表します）\n")
 		for _, c := range jsonCols {
-			fmt.Fprintf(&b, "- %s: 例 %s\n  JSON Schema: %s\n", c.Name, c.Example, c.JSONSchema)
+			// The full JSON Schema is in --format json; the text keeps what a model needs to write LIKE
+			// patterns and json_extract paths.
+			var s struct {
+				Description string `json:"description"`
+			}
+			json.Unmarshal(c.JSONSchema, &s)
+			fmt.Fprintf(&b, "- %s: %s 例 %s\n", c.Name, s.Description, c.Example)
 		}
 		b.WriteString("\n")
 	}
