@@ -1,0 +1,157 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+func TestCellRules(t *testing.T) {
+	v, err := newValidator(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(d *schema.Dataset, name string) schema.Column {
+		c, ok := d.Column(name)
+		if !ok {
+			t.Fatalf("no column %s.%s", d.Name, name)
+		}
+		return c
+	}
+	tests := []struct {
+		name   string
+		column schema.Column
+		cell   string
+		want   string // the problems as text, "" for none
+	}{
+		{"required empty", col(schema.Stores, "store_id"), "", "f:2: store_id: required: a value is required"},
+		{"optional empty", col(schema.Events, "cost"), "", ""},
+		{"integer", col(schema.Profiles, "age"), "28", ""},
+		{"not an integer", col(schema.Profiles, "age"), "28歳", `f:2: age: type: expected an integer, found "28歳"`},
+		{"one day", col(schema.Events, "date_time"), "2025-10-03", ""},
+		{"period", col(schema.Events, "date_time"), "2025-09-17/2025-10-19", ""},
+		{"slashes", col(schema.Events, "date_time"), "2025/10/03", `f:2: date_time: format: expected YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, found "2025/10/03"`},
+		{"no such day", col(schema.Events, "date_time"), "2025-02-30", `f:2: date_time: format: expected YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, found "2025-02-30"`},
+		{"backwards period", col(schema.Events, "date_time"), "2025-10-19/2025-09-17", `f:2: date_time: format: the period "2025-10-19/2025-09-17" ends before it starts`},
+		{"timestamp", col(schema.Events, "extracted_at"), "2025-09-24T12:32:59.876957", ""},
+		{"timestamp with zone", col(schema.Events, "extracted_at"), "2025-09-24T12:32:59+09:00", ""},
+		{"not a timestamp", col(schema.Events, "extracted_at"), "昨日", `f:2: extracted_at: format: expected an ISO 8601 timestamp such as 2025-09-24T12:32:59.876957, found "昨日"`},
+		{"flag", col(schema.Stores, "pets_allowed"), "TRUE", ""},
+		{"flag in the wrong case", col(schema.Stores, "pets_allowed"), "true", `f:2: pets_allowed: enum: expected "TRUE" or an empty cell, found "true"`},
+		{"registration flag", col(schema.Events, "registration_required"), "TRUE", `f:2: registration_required: enum: expected "True" or an empty cell, found "TRUE"`},
+		{"enum", col(schema.Stores, "extraction_status"), "failed", `f:2: extraction_status: enum: expected one of success, error, found "failed"`},
+		{"invalid UTF-8", col(schema.Stores, "store_name"), "caf\xe9", "f:2: store_name: encoding: not valid UTF-8; save the file as UTF-8"},
+		{"JSON syntax", col(schema.Events, "location"), `{"venue": "x",}`, "f:2: location: json: not valid JSON: invalid character '}' looking for beginning of object key string (at byte 15)"},
+		{"JSON schema", col(schema.Stores, "opening_hours"), `{"monday": [{"open": "10:00", "close": "25:00"}]}`,
+			`f:2: opening_hours: schema: $.monday.0.close: Does not match pattern '^([01][0-9]|2[0-3]):[0-5][0-9]$' (JSON Schema opening_hours.json)`},
+		{"JSON schema type", col(schema.Stores, "parking"), `{"available": true, "capacity": "20", "charge": null}`,
+			`f:2: parking: schema: $.capacity: Invalid type. Expected: [integer,null], given: string (JSON Schema parking.json)`},
+		{"JSON ok", col(schema.Stores, "irregular_closures"), `[{"type": "holiday", "date": "2025-10-04", "reason": "点検"}]`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v.report = &Report{}
+			v.cell("f", 2, tt.column, tt.cell)
+			var got []string
+			for _, p := range v.report.Problems {
+				got = append(got, p.String())
+			}
+			if g := strings.Join(got, "\n"); g != tt.want {
+				t.Errorf("got  %s\nwant %s", g, tt.want)
+			}
+		})
+	}
+}
+
+func TestJSONVerdictIsCached(t *testing.T) {
+	v, err := newValidator(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := schema.Stores.Column("parking")
+	v.cell("f", 2, c, `{"available": "yes"}`)
+	v.cell("f", 3, c, `{"available": "yes"}`)
+	if len(v.seen) != 1 {
+		t.Errorf("identical JSON text was checked %d times, want once", len(v.seen))
+	}
+	if v.report.Count != 2 {
+		t.Errorf("problems = %d, want one per line (2)", v.report.Count)
+	}
+}
+
+func TestReportFormats(t *testing.T) {
+	r := &Report{Max: 11}
+	for i := 1; i <= 12; i++ {
+		r.add(Problem{File: "in/a,b.csv", Line: i, Column: "c", Rule: RuleRequired, Message: "50% done:\nnext"})
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b, FormatGitHub); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if want := "::error file=in/a%2Cb.csv,line=1,title=ctool validate%3A required::c: 50%25 done:%0Anext"; lines[0] != want {
+		t.Errorf("first annotation:\n%s\nwant\n%s", lines[0], want)
+	}
+	var annotations int
+	for _, l := range lines {
+		if strings.HasPrefix(l, "::error ") {
+			annotations++
+		}
+	}
+	if annotations != 10 {
+		t.Errorf("%d annotations, want 10 (GitHub shows no more per step)", annotations)
+	}
+	if last := lines[len(lines)-1]; last != "ctool validate: 12 problems (10 annotated)" {
+		t.Errorf("summary = %q", last)
+	}
+	b.Reset()
+	r.Write(&b, FormatText)
+	if !strings.HasSuffix(b.String(), "... 1 more problems not shown (raise --max-errors)\n") {
+		t.Errorf("text report does not say how many were left out:\n%s", b.String())
+	}
+}
+
+func TestValidateLineOfRecordAfterMultilineField(t *testing.T) {
+	dir := t.TempDir()
+	header := strings.Join(schema.Stores.ColumnNames(), ",")
+	row := func(id, menu, status string) string {
+		cells := make([]string, len(schema.Stores.Columns))
+		for i, c := range schema.Stores.Columns {
+			switch c.Name {
+			case "store_id":
+				cells[i] = id
+			case "store_name":
+				cells[i] = "店" + id
+			case "category":
+				cells[i] = "cafe"
+			case "menu":
+				cells[i] = menu
+			case "extraction_status":
+				cells[i] = status
+			}
+		}
+		return strings.Join(cells, ",")
+	}
+	body := header + "\n" + row("S1", "\"ランチ\n\nディナー\"", "success") + "\n" + row("S2", "", "oops") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, schema.Stores.SourceFile), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Validate(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enum []string
+	for _, p := range res.Report.Problems {
+		if p.Rule == RuleEnum {
+			enum = append(enum, p.String())
+		}
+	}
+	want := filepath.Join(dir, schema.Stores.SourceFile) + `:5: extraction_status: enum: expected one of success, error, found "oops"`
+	if len(enum) != 1 || enum[0] != want {
+		t.Errorf("enum problems = %q, want [%q]", enum, want)
+	}
+}
