@@ -40,7 +40,7 @@ func (e *SQLError) Error() string { return e.Message }
 // Errors are *Rejection (refused by the guard), *SQLError (DuckDB's own message) or other failures.
 func (d *DB) Run(ctx context.Context, dataset *schema.Dataset, sqlText string, sink Sink) error {
 	if strings.TrimSpace(sqlText) == "" {
-		return &Rejection{Refused: "empty query", Reason: "no SQL was given", Hint: "pass one SELECT statement, e.g. SELECT * FROM " + dataset.Table}
+		return &Rejection{Refused: "empty query", Reason: "No SQL was given.", Hint: "Pass one SELECT statement, e.g. SELECT * FROM " + dataset.Table + " LIMIT 5."}
 	}
 	final, err := Check(ctx, d.conn, sqlText, DefaultPolicy(), RowCap)
 	if err != nil {
@@ -135,19 +135,17 @@ func checkHidden(ctx context.Context, conn *sql.Conn, d *schema.Dataset, sqlText
 	if len(hidden) == 0 {
 		return nil
 	}
-	var text string
-	if err := conn.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", sqlText).Scan(&text); err != nil {
-		return &SQLError{Message: err.Error()}
+	res, err := serializeText(ctx, conn, sqlText)
+	if err != nil {
+		return err
 	}
-	var parsed struct {
-		Statements []struct {
-			Node json.RawMessage `json:"node"`
-		} `json:"statements"`
+	var stmt struct {
+		Node json.RawMessage `json:"node"`
 	}
-	if err := json.Unmarshal([]byte(text), &parsed); err != nil || len(parsed.Statements) != 1 {
+	if res.Error || len(res.Statements) != 1 || json.Unmarshal(res.Statements[0], &stmt) != nil {
 		return &SQLError{Message: "could not read the query's parse"}
 	}
-	return hiddenInSelect(parsed.Statements[0].Node, hidden)
+	return hiddenInSelect(stmt.Node, hidden)
 }
 
 func hiddenInSelect(raw json.RawMessage, hidden map[string]bool) error {
@@ -177,8 +175,8 @@ func hiddenInSelect(raw json.RawMessage, hidden map[string]bool) error {
 		name := strings.ToLower(e.ColumnNames[len(e.ColumnNames)-1])
 		if hidden[name] && e.Alias != "" && !strings.EqualFold(e.Alias, name) {
 			return &Rejection{Refused: name + " AS " + e.Alias,
-				Reason: name + " is internal to this dataset and never appears in its results",
-				Hint:   "use " + name + " only in WHERE, JOIN or GROUP BY; show store_name instead"}
+				Reason: name + " is internal to this dataset and never appears in its results.",
+				Hint:   "Use " + name + " only in WHERE, JOIN or GROUP BY; show store_name instead."}
 		}
 	}
 	return nil
