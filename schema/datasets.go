@@ -44,7 +44,8 @@ var Events = &Dataset{
 	Examples: []Example{
 		{"BMWに関連するイベントは？", "SELECT * FROM 'events.csv' WHERE event_name LIKE '%BMW%' OR description LIKE '%BMW%'"},
 		{"無料のイベントを探して", "SELECT * FROM 'events.csv' WHERE cost LIKE '%\"is_free\": true%'"},
-		{"2025年10月に開催されるイベントは？", "SELECT * FROM 'events.csv' WHERE date_time LIKE '2025-10%'"},
+		{"2025年10月に始まるイベントは？", "SELECT * FROM 'events.csv' WHERE date_time LIKE '2025-10%'"},
+		{"2025年10月に開催期間がかかるイベントは？（前月から続くものも含む）", "SELECT event_name, start_date, end_date FROM events_typed\nWHERE start_date <= DATE '2025-10-31' AND end_date >= DATE '2025-10-01'\nORDER BY start_date"},
 		{"記念イベントで事前登録が必要なものは？", "SELECT event_name, date_time, location FROM 'events.csv'\nWHERE description LIKE '%記念%' AND registration_required = 'True'\nORDER BY date_time"},
 		{"FREUDE by BMW で開催されるイベントは？", "SELECT * FROM 'events.csv' WHERE location LIKE '%FREUDE by BMW%'"},
 		{"電話で問い合わせできるイベントは？", "SELECT event_name, contact_info FROM 'events.csv' WHERE contact_info NOT LIKE '%\"phone\": null%'"},
@@ -149,7 +150,7 @@ var Stores = &Dataset{
 		{"ペット同伴できる店舗は？", "SELECT * FROM 'stores.csv' WHERE pets_allowed = 'TRUE'"},
 		{"店舗独自のイベントを開催している店舗は？", "SELECT store_name, store_exclusive_events FROM 'stores.csv' WHERE store_exclusive_events != ''"},
 		{"麻布台ヒルズマーケットの営業時間は？", "SELECT day, opens, closes, overnight FROM store_hours\nWHERE store_name LIKE '%マーケット%'"},
-		{"2025年10月3日（金）20時に営業中のカフェは？（今なら TIMESTAMP '2025-10-03 20:00' の代わりに tokyo_now()）", "SELECT store_name, address FROM stores\nWHERE category = 'cafe' AND is_open(store_id, TIMESTAMP '2025-10-03 20:00')"},
+		{"2025年10月3日（金）19時30分に営業中のカフェは？（今なら TIMESTAMP '2025-10-03 19:30' の代わりに tokyo_now()）", "SELECT store_name, address FROM stores\nWHERE category = 'cafe' AND is_open(store_id, TIMESTAMP '2025-10-03 19:30')"},
 		{"駐車場があってファミリー向けの店舗は？", "SELECT store_name, parking_capacity, target_audience FROM stores_typed\nWHERE parking_available AND list_contains(target_audience, 'ファミリー')"},
 		{"2025年10月の臨時休業は？", "SELECT store_name, date, reason FROM store_closures\nWHERE date BETWEEN DATE '2025-10-01' AND DATE '2025-10-31' ORDER BY date"},
 	},

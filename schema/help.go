@@ -61,6 +61,7 @@ func Describe(d *Dataset) Doc {
 		doc.Command = "ctool profile --format json <profile_id>"
 		doc.Rules = []string{
 			"profile_id を1つ指定して、そのユーザー1人分のプロファイルだけを取得します",
+			"profile_id はシステムから渡された対話中のユーザーのIDを使い、推測・検索しないでください",
 			"複数ユーザーの一覧・検索・列挙はできません（SQLでも取得できません）",
 			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります",
 			"どのデータファイルから読むかは環境変数 NARRATIVE_DATA_FILE で運用者が決めます（既定 narrative_data.csv）",

@@ -7,7 +7,29 @@ import (
 )
 
 func dbFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "db", Value: defaultDB, EnvVars: []string{"CTOOL_DB"}, Usage: "main database `PATH`"}
+	return &cli.StringFlag{Name: "db", Value: defaultDB, Usage: "main database `PATH` (or set CTOOL_DB)"}
+}
+
+// dbPath is --db, else a non-empty CTOOL_DB, else the default: an empty variable means "not set".
+func dbPath(c *cli.Context) string {
+	if c.IsSet("db") {
+		return c.String("db")
+	}
+	if env := os.Getenv("CTOOL_DB"); env != "" {
+		return env
+	}
+	return defaultDB
+}
+
+// noLateFlags refuses arguments that look like flags after the first argument: the command line
+// parser stops reading flags there, and silently taking "--format" as a name would confuse.
+func noLateFlags(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && a[0] == '-' && a != "-" {
+			return usageError("flags go before the arguments: %s %s ... (%q came after one)", c.Command.HelpName, a, a)
+		}
+	}
+	return nil
 }
 
 func inputFlag() *cli.StringFlag {

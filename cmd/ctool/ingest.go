@@ -35,7 +35,7 @@ func newIngestCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("ingest takes no arguments, got %q", c.Args().First())
 			}
-			return runIngest(c, ingestOptions{input: c.String("input"), db: c.String("db"), maxErrors: c.Int("max-errors")})
+			return runIngest(c, ingestOptions{input: c.String("input"), db: dbPath(c), maxErrors: c.Int("max-errors")})
 		},
 	}
 }

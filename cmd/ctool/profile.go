@@ -38,10 +38,18 @@ func runProfile(c *cli.Context) error {
 	if err := oneOf("format", format, "json", "table"); err != nil {
 		return err
 	}
-	if c.NArg() > 1 {
-		return usageError("profile takes one PROFILE_ID; profiles cannot be listed or searched")
+	if err := noLateFlags(c); err != nil {
+		return err
 	}
-	p, err := query.LookupProfile(c.Context, c.String("db"), os.Getenv("NARRATIVE_DATA_FILE"), strings.TrimSpace(c.Args().First()))
+	if c.NArg() > 1 {
+		err := &query.ProfileError{Usage: true, Message: "profile_idは1つだけ指定してください（プロファイルの一覧・検索はできません）"}
+		if format == "json" {
+			query.WriteError(c.App.Writer, err)
+			return quietExit(exitUsage)
+		}
+		return &exitError{code: exitUsage, msg: err.Message}
+	}
+	p, err := query.LookupProfile(c.Context, dbPath(c), os.Getenv("NARRATIVE_DATA_FILE"), strings.TrimSpace(c.Args().First()))
 	if err != nil {
 		var pe *query.ProfileError
 		switch {

@@ -69,7 +69,7 @@ func newDatasetQueryCommand(d *schema.Dataset) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError("pass the SQL as one argument (quote it), or - to read it from stdin")
 			}
-			opts := queryOptions{dataset: d, db: c.String("db"), format: c.String("format"), timeout: c.Duration("timeout"), sql: c.Args().First()}
+			opts := queryOptions{dataset: d, db: dbPath(c), format: c.String("format"), timeout: c.Duration("timeout"), sql: c.Args().First()}
 			if opts.sql == "-" {
 				b, err := io.ReadAll(c.App.Reader)
 				if err != nil {

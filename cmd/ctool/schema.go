@@ -22,6 +22,9 @@ func newSchemaCommand() *cli.Command {
 			if err := oneOf("format", format, "text", "json"); err != nil {
 				return err
 			}
+			if err := noLateFlags(c); err != nil {
+				return err
+			}
 			datasets, err := schemaArgs(c.Args().Slice())
 			if err != nil {
 				return err

@@ -33,7 +33,7 @@ func runStatus(c *cli.Context) error {
 	if err := oneOf("format", c.String("format"), "text", "json"); err != nil {
 		return err
 	}
-	st, err := ingest.ReadStatus(c.Context, c.String("db"), c.String("input"))
+	st, err := ingest.ReadStatus(c.Context, dbPath(c), c.String("input"))
 	if err != nil {
 		return databaseError(err)
 	}
