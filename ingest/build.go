@@ -217,8 +217,8 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File, table string, withSource 
 	}
 	// Explicit options: no sniffing, RFC 4180 quoting, every column text, empty cells kept as ''.
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', strict_mode = true, columns = {%s}, force_not_null = [%s])`,
-		sqlIdent(table), selectList, sqlString(f.Path), strings.Join(columns, ", "), strings.Join(names, ", "))
+		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s}, force_not_null = [%s])`,
+		sqlIdent(table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "), strings.Join(names, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
@@ -260,6 +260,12 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File, table string, withSource 
 		}
 	}
 	return nil
+}
+
+// maxRecordBytes is a line size DuckDB's reader must accept for the file: encoding/csv has no limit,
+// so a validated file may hold records longer than DuckDB's default of 2 MB.
+func maxRecordBytes(f *File) int64 {
+	return max(f.Size+1, 2_000_000)
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

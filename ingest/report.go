@@ -77,7 +77,11 @@ func (r *Report) Write(w io.Writer, format string) error {
 			fmt.Fprintln(w, p.String())
 		}
 		if omitted := r.Count - len(r.Problems); omitted > 0 {
-			fmt.Fprintf(w, "... %d more problems not shown (raise --max-errors)\n", omitted)
+			noun := "problems"
+			if omitted == 1 {
+				noun = "problem"
+			}
+			fmt.Fprintf(w, "... %d more %s not shown (raise --max-errors)\n", omitted, noun)
 		}
 	case FormatJSON:
 		problems := r.Problems
@@ -95,14 +99,18 @@ func (r *Report) Write(w io.Writer, format string) error {
 	case FormatGitHub:
 		for i, p := range r.Problems {
 			if i < githubAnnotationLimit {
+				msg := p.Message
+				if p.Column != "" {
+					msg = p.Column + ": " + msg
+				}
 				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(p.File), max(p.Line, 1),
-					ghProperty("ctool validate: "+p.Rule), ghData(p.Column+": "+p.Message))
+					ghProperty("ctool validate: "+p.Rule), ghData(msg))
 				continue
 			}
 			fmt.Fprintln(w, p.String())
 		}
 		if r.Count > 0 {
-			fmt.Fprintf(w, "ctool validate: %d problems (%d annotated)\n", r.Count, min(r.Count, len(r.Problems), githubAnnotationLimit))
+			fmt.Fprintf(w, "ctool validate: %s (%d annotated)\n", Problems(r.Count), min(r.Count, len(r.Problems), githubAnnotationLimit))
 		}
 	default:
 		return fmt.Errorf("unknown format %q (text, json or github)", format)
@@ -118,4 +126,12 @@ func ghData(s string) string {
 // ghProperty escapes a workflow command's property value.
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// Problems counts problems in words: "1 problem", "3 problems".
+func Problems(n int) string {
+	if n == 1 {
+		return "1 problem"
+	}
+	return fmt.Sprintf("%d problems", n)
 }

@@ -244,7 +244,7 @@ func csvProblem(path string, err error) Problem {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return Problem{File: path, Line: pe.StartLine, Rule: RuleFormat,
-			Message: fmt.Sprintf("CSV syntax: %v (line %d, column %d); quote fields that contain quotes, commas or line breaks and double the quotes inside them", pe.Err, pe.Line, pe.Column)}
+			Message: fmt.Sprintf("CSV syntax: %v (line %d, byte %d); quote fields that contain quotes, commas or line breaks and double the quotes inside them", pe.Err, pe.Line, pe.Column)}
 	}
 	return Problem{File: path, Line: 1, Rule: RuleFormat, Message: err.Error()}
 }
@@ -304,6 +304,12 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 		add(RuleEncoding, "not valid UTF-8; save the file as UTF-8")
 		return
 	}
+	if strings.IndexByte(cell, '\r') >= 0 {
+		// CRLF inside a quoted field has already become LF; a carriage return left here stands alone,
+		// and DuckDB's reader would take it for a line break.
+		add(RuleFormat, "a carriage return alone inside a cell; use LF (or CRLF) line breaks inside a quoted field")
+		return
+	}
 	if cell == "" {
 		if c.Required {
 			add(RuleRequired, "a value is required")
@@ -312,8 +318,9 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 	}
 	switch c.Kind {
 	case schema.Integer:
-		if _, err := strconv.Atoi(cell); err != nil {
-			add(RuleType, fmt.Sprintf("expected an integer, found %q", cell))
+		// The column is a 32-bit INTEGER in the database.
+		if _, err := strconv.ParseInt(cell, 10, 32); err != nil {
+			add(RuleType, fmt.Sprintf("expected an integer from -2147483648 to 2147483647, found %q", cell))
 		}
 	case schema.DateRange:
 		if msg := checkDateRange(cell); msg != "" {
@@ -396,7 +403,7 @@ func (v *validator) checkJSON(file, text string) []string {
 	if err := json.Unmarshal([]byte(text), &value); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return []string{fmt.Sprintf("not valid JSON: %v (at byte %d)", se, se.Offset)}
+			return []string{fmt.Sprintf("not valid JSON: %s (at byte %d)", syntaxMessage(se, text), se.Offset)}
 		}
 		return []string{fmt.Sprintf("not valid JSON: %v", err)}
 	}
@@ -410,4 +417,16 @@ func (v *validator) checkJSON(file, text string) []string {
 		msgs = append(msgs, fmt.Sprintf("%s: %s (JSON Schema %s)", path, e.Description(), file))
 	}
 	return msgs
+}
+
+// syntaxMessage is encoding/json's message with the offending character shown whole: the decoder
+// quotes only the first byte of a multi-byte character, which reads as a different letter.
+func syntaxMessage(se *json.SyntaxError, text string) string {
+	msg := se.Error()
+	at := int(se.Offset) - 1
+	if at < 0 || at >= len(text) || text[at] < utf8.RuneSelf {
+		return msg
+	}
+	r, _ := utf8.DecodeRuneInString(text[at:])
+	return strings.Replace(msg, fmt.Sprintf("'%c'", rune(text[at])), fmt.Sprintf("'%c'", r), 1)
 }

@@ -31,7 +31,7 @@ func TestCellRules(t *testing.T) {
 		{"required empty", col(schema.Stores, "store_id"), "", "f:2: store_id: required: a value is required"},
 		{"optional empty", col(schema.Events, "cost"), "", ""},
 		{"integer", col(schema.Profiles, "age"), "28", ""},
-		{"not an integer", col(schema.Profiles, "age"), "28歳", `f:2: age: type: expected an integer, found "28歳"`},
+		{"not an integer", col(schema.Profiles, "age"), "28歳", `f:2: age: type: expected an integer from -2147483648 to 2147483647, found "28歳"`},
 		{"one day", col(schema.Events, "date_time"), "2025-10-03", ""},
 		{"period", col(schema.Events, "date_time"), "2025-09-17/2025-10-19", ""},
 		{"slashes", col(schema.Events, "date_time"), "2025/10/03", `f:2: date_time: format: expected YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, found "2025/10/03"`},
@@ -110,7 +110,7 @@ func TestReportFormats(t *testing.T) {
 	}
 	b.Reset()
 	r.Write(&b, FormatText)
-	if !strings.HasSuffix(b.String(), "... 1 more problems not shown (raise --max-errors)\n") {
+	if !strings.HasSuffix(b.String(), "... 1 more problem not shown (raise --max-errors)\n") {
 		t.Errorf("text report does not say how many were left out:\n%s", b.String())
 	}
 }

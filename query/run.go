@@ -23,8 +23,9 @@ type Column struct {
 	Type string // DuckDB's type name
 }
 
-// Sink receives a result as it is read: the columns, each row (values already converted to JSON-ready
-// Go values), then whether more rows matched than were returned.
+// Sink receives a result: the columns, each row (values already converted to JSON-ready Go values),
+// then whether more rows matched than were returned. Rows arrive once all are read and checked: at
+// most RowCap of them.
 type Sink interface {
 	Begin(cols []Column) error
 	Row(values []any) error
@@ -62,23 +63,21 @@ func (d *DB) Run(ctx context.Context, dataset *schema.Dataset, sqlText string, s
 	var cols []Column
 	var keep []int
 	for i, t := range types {
-		if hidden[strings.ToLower(t.Name())] {
+		if isHidden(t.Name(), hidden) {
 			continue
 		}
 		cols = append(cols, Column{Name: t.Name(), Type: t.DatabaseTypeName()})
 		keep = append(keep, i)
-	}
-	if err := sink.Begin(cols); err != nil {
-		return err
 	}
 	raw := make([]any, len(types))
 	ptrs := make([]any, len(types))
 	for i := range raw {
 		ptrs[i] = &raw[i]
 	}
-	count, size, truncated := 0, 0, false
+	var rowsRead [][]any
+	size, truncated := 0, false
 	for rows.Next() {
-		if count == RowCap {
+		if len(rowsRead) == RowCap {
 			truncated = true
 			break
 		}
@@ -91,17 +90,94 @@ func (d *DB) Run(ctx context.Context, dataset *schema.Dataset, sqlText string, s
 			size += approxSize(values[j])
 		}
 		if size > MaxResultBytes {
-			return &SQLError{Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, count+1)}
+			return &SQLError{Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(rowsRead)+1)}
 		}
-		if err := sink.Row(values); err != nil {
-			return err
-		}
-		count++
+		rowsRead = append(rowsRead, values)
 	}
 	if err := rows.Err(); err != nil {
 		return sqlError(ctx, err)
 	}
-	return sink.End(count, truncated)
+	if len(hidden) > 0 {
+		// Dropping columns by name is not enough: a renamed, computed or nested copy of a hidden column
+		// must not reach the results either, so its values are looked for in what is about to be shown.
+		if err := d.checkHiddenValues(ctx, cols, rowsRead); err != nil {
+			return err
+		}
+	}
+	if err := sink.Begin(cols); err != nil {
+		return err
+	}
+	for _, values := range rowsRead {
+		if err := sink.Row(values); err != nil {
+			return err
+		}
+	}
+	return sink.End(len(rowsRead), truncated)
+}
+
+// isHidden matches a hidden column's name, including the store_id_1 DuckDB gives a second store_id.
+func isHidden(name string, hidden map[string]bool) bool {
+	name = strings.ToLower(name)
+	if hidden[name] {
+		return true
+	}
+	base := strings.TrimRight(name, "0123456789")
+	return base != name && strings.HasSuffix(base, "_") && hidden[strings.TrimSuffix(base, "_")]
+}
+
+// checkHiddenValues refuses a result that shows a store id in any form.
+func (d *DB) checkHiddenValues(ctx context.Context, cols []Column, rows [][]any) error {
+	var ids []string
+	r, err := d.conn.QueryContext(ctx, "SELECT DISTINCT store_id FROM stores WHERE store_id <> ''")
+	if err != nil {
+		return sqlError(ctx, err)
+	}
+	defer r.Close()
+	for r.Next() {
+		var id string
+		if err := r.Scan(&id); err != nil {
+			return sqlError(ctx, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := r.Err(); err != nil {
+		return sqlError(ctx, err)
+	}
+	for _, row := range rows {
+		for j, v := range row {
+			if containsAny(v, ids) {
+				return &Rejection{Refused: "store_id values in column " + cols[j].Name,
+					Reason: "store_id is internal to products and never appears in its results, under any name.",
+					Hint:   "Use store_id only in WHERE or JOIN; show store_name instead."}
+			}
+		}
+	}
+	return nil
+}
+
+// containsAny reports whether a result value, or any string nested in it, contains one of ids.
+func containsAny(v any, ids []string) bool {
+	switch x := v.(type) {
+	case string:
+		for _, id := range ids {
+			if strings.Contains(x, id) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if containsAny(e, ids) {
+				return true
+			}
+		}
+	case orderedObject:
+		for _, m := range x {
+			if containsAny(m.key, ids) || containsAny(m.value, ids) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sqlError(ctx context.Context, err error) error {

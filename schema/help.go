@@ -75,7 +75,7 @@ func Describe(d *Dataset) Doc {
 			others = append(others, o.Table)
 		}
 	}
-	doc.Command = fmt.Sprintf("ctool query %s --format json \"<SQL>\"（SQLは1つの引数として渡すか、- を指定して標準入力から渡します）", d.Name)
+	doc.Command = fmt.Sprintf("ctool query %s --format json -- \"<SQL>\"（SQLは1つの引数として渡すか、- を指定して標準入力から渡します。-- の後はフラグとして読まれません）", d.Name)
 	doc.Rules = []string{
 		"SELECT文を1つだけ実行できます（WITH, UNION, VALUES, ORDER BY, ウィンドウ関数, QUALIFY も使えます）",
 		"INSERT/UPDATE/DELETE/CREATE/DROP/ALTER/COPY/ATTACH/SET/PRAGMA などの文、ファイル・設定・メタデータを読む関数（read_csv, glob, duckdb_settings など）は拒否されます",

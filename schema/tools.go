@@ -21,12 +21,13 @@ func Manifest() []Tool {
 		t := Tool{Name: d.Tool, Description: Help(d)}
 		if d.Private {
 			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_criollo_heavy）", 1, 200)
-			t.Argv = []string{"ctool", "profile", "--format", "json", "{profile_id}"}
-			t.Command = "ctool profile --format json {profile_id}"
+			t.Argv = []string{"ctool", "profile", "--format", "json", "--", "{profile_id}"}
+			t.Command = "ctool profile --format json -- {profile_id}"
 		} else {
 			t.InputSchema = inputSchema("sql_query", "実行するSQLクエリ（SELECT文1つのみ。結果は最大10件）", 1, 100000)
-			t.Argv = []string{"ctool", "query", d.Name, "--format", "json", "{sql_query}"}
-			t.Command = "ctool query " + d.Name + " --format json {sql_query}"
+			// "--" ends the flags, so SQL that starts with a "-- comment" line is never read as one.
+			t.Argv = []string{"ctool", "query", d.Name, "--format", "json", "--", "{sql_query}"}
+			t.Command = "ctool query " + d.Name + " --format json -- {sql_query}"
 		}
 		tools = append(tools, t)
 	}

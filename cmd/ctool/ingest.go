@@ -47,7 +47,7 @@ func runIngest(c *cli.Context, opts ingestOptions) error {
 	}
 	if !res.Report.Valid() {
 		res.Report.Write(c.App.ErrWriter, ingest.FormatText)
-		return failed("%d problems in %s; the database was not changed", res.Report.Count, opts.input)
+		return failed("%s in %s; the database was not changed", ingest.Problems(res.Report.Count), opts.input)
 	}
 	var progress ingest.Progress
 	if isTerminal(c.App.ErrWriter) {

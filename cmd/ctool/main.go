@@ -52,10 +52,16 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			newToolsCommand(),
 		},
 	}
-	for _, c := range app.Commands {
+	setUsageErrors(app.Commands)
+	return app
+}
+
+// setUsageErrors routes every command's flag errors, subcommands' too, to exit status 2.
+func setUsageErrors(commands []*cli.Command) {
+	for _, c := range commands {
 		if c.OnUsageError == nil {
 			c.OnUsageError = onUsageError
 		}
+		setUsageErrors(c.Subcommands)
 	}
-	return app
 }

@@ -12,9 +12,13 @@ import (
 var update = flag.Bool("u", false, "update the golden output in testdata/script")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	cmds := map[string]func(){
 		"ctool": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
-	})
+	}
+	for name, f := range scriptCommands { // test-only helpers, in scriptcmds_test.go
+		cmds[name] = f
+	}
+	testscript.Main(m, cmds)
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script against the real command.

@@ -53,7 +53,7 @@ func runValidate(c *cli.Context, opts validateOptions) error {
 		return err
 	}
 	if !res.Report.Valid() {
-		return failed("%d problems in %s", res.Report.Count, opts.input)
+		return failed("%s in %s", ingest.Problems(res.Report.Count), opts.input)
 	}
 	rows := 0
 	for _, f := range res.Files {

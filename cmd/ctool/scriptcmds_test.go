@@ -1,0 +1,327 @@
+package main
+
+// Test-only commands for the scripts in testdata/script. Each runs as its own process, started by
+// testscript like ctool, and reports a failure with a message on stderr and exit status 1.
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"database/sql"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+)
+
+// scriptCommands are the helpers the scripts may exec besides ctool.
+var scriptCommands = map[string]func(){
+	"exitcode": cmdMain(exitCode),
+	"replace":  cmdMain(replaceInFile),
+	"prepend":  cmdMain(prependToFile),
+	"gencsv":   cmdMain(genCSV),
+	"sqlcheck": cmdMain(sqlCheck),
+	"glob":     cmdMain(globFiles),
+	"sha256":   cmdMain(sha256Files),
+	"sleep":    cmdMain(sleepFor),
+	"waitfor":  cmdMain(waitFor),
+}
+
+// cmdMain adapts a helper to a testscript command: an error becomes a message and exit status 1.
+func cmdMain(f func(args []string) error) func() {
+	return func() {
+		if err := f(os.Args[1:]); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", filepath.Base(os.Args[0]), err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// unescape reads a script argument with Go escapes (\n, \r, \xff, \u00e9) into its bytes; a double quote
+// stands for itself, as CSV text needs.
+func unescape(s string) (string, error) {
+	u, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
+	if err != nil {
+		return "", fmt.Errorf("bad escapes in %q: %v", s, err)
+	}
+	return u, nil
+}
+
+// exitCode: exitcode N PROGRAM [ARGS...]
+// Runs PROGRAM with the command's standard streams and succeeds only if it exits with status N, so a
+// script can tell 1 (bad data) from 2 (usage) and 3 (no database).
+func exitCode(args []string) error {
+	if len(args) < 2 {
+		return fmt.Errorf("usage: exitcode N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		return fmt.Errorf("bad status %q", args[0])
+	}
+	cmd := exec.Command(args[1], args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	got := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			return err
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		return fmt.Errorf("%s exited with status %d, want %d", args[1], got, want)
+	}
+	return nil
+}
+
+// replaceInFile: replace FILE OLD NEW [COUNT]
+// Replaces every occurrence of OLD in FILE by NEW, or by NEW repeated COUNT times; both take Go
+// escapes, so NEW can hold bytes that are not UTF-8 ('\xff') and '\n' '\r\n' turns line endings into
+// CRLF. OLD must occur.
+func replaceInFile(args []string) error {
+	if len(args) != 3 && len(args) != 4 {
+		return fmt.Errorf("usage: replace FILE OLD NEW [COUNT]")
+	}
+	old, err := unescape(args[1])
+	if err != nil {
+		return err
+	}
+	repl, err := unescape(args[2])
+	if err != nil {
+		return err
+	}
+	if len(args) == 4 {
+		n, err := strconv.Atoi(args[3])
+		if err != nil || n < 0 {
+			return fmt.Errorf("bad count %q", args[3])
+		}
+		repl = strings.Repeat(repl, n)
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	if old == "" || !strings.Contains(string(b), old) {
+		return fmt.Errorf("%s does not contain %q", args[0], old)
+	}
+	return os.WriteFile(args[0], []byte(strings.ReplaceAll(string(b), old, repl)), 0o644)
+}
+
+// prependToFile: prepend FILE TEXT
+// Puts TEXT (with Go escapes, e.g. '\xef\xbb\xbf' for a byte order mark) before FILE's content.
+func prependToFile(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: prepend FILE TEXT")
+	}
+	text, err := unescape(args[1])
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(args[0], append([]byte(text), b...), 0o644)
+}
+
+// genCSV: gencsv products|profiles FILE N STORE_ID...
+// Writes a valid products file (or narrative_data*.csv profiles file) of N rows spread over the given
+// store ids, which the stores file must hold, for the scripts that need an ingest to take a while.
+// Every description and narrative spans two lines.
+func genCSV(args []string) error {
+	if len(args) < 4 {
+		return fmt.Errorf("usage: gencsv products|profiles FILE N STORE_ID...")
+	}
+	kind, file, stores := args[0], args[1], args[3:]
+	n, err := strconv.Atoi(args[2])
+	if err != nil || n < 0 {
+		return fmt.Errorf("bad row count %q", args[2])
+	}
+	var header string
+	var row func(w io.Writer, i int)
+	switch kind {
+	case "products":
+		header = "store_id,store_name,product_name,product_description,tag"
+		tags := []string{"フード", "ギフト", "スイーツ", "ドリンク", "雑貨"}
+		row = func(w io.Writer, i int) {
+			fmt.Fprintf(w, "%s,麻布台ヒルズ 店舗%d,季節の詰め合わせ No.%d,\"旬の素材を使った詰め合わせ。\n手土産にも好評です。%d,%03d円（税込）\",%s\n",
+				stores[i%len(stores)], i%len(stores)+1, i, 1+i%9, i%1000, tags[i%len(tags)])
+		}
+	case "profiles":
+		header = "profile_id,age,gender,user_type,primary_store_id,primary_store_name,visits,narrative"
+		genders := []string{"女性", "男性", "回答しない"}
+		row = func(w io.Writer, i int) {
+			fmt.Fprintf(w, "user_gen_%07d,%d,%s,週末利用型,%s,麻布台ヒルズ 店舗%d,%d,\"週末に家族で訪れることが多い。\n\n季節のイベントに関心が高い。\"\n",
+				i, 18+i%70, genders[i%len(genders)], stores[i%len(stores)], i%len(stores)+1, i%100)
+		}
+	default:
+		return fmt.Errorf("unknown kind %q: products or profiles", kind)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fmt.Fprintln(w, header)
+	for i := 0; i < n; i++ {
+		row(w, i)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// sqlCheck: sqlcheck DB SQL [EXPECTED]
+// Opens DB (a path, or a pattern that matches exactly one file, for the profiles file) read-only and prints the first column of every row of SQL, one per line (NULL for null).
+// With EXPECTED (Go escapes allowed) the printed rows joined by newlines must equal it.
+func sqlCheck(args []string) error {
+	if len(args) != 2 && len(args) != 3 {
+		return fmt.Errorf("usage: sqlcheck DB SQL [EXPECTED]")
+	}
+	path, err := onlyMatch(args[0])
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := db.Query(args[1])
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	var lines []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		s := "NULL"
+		if vals[0] != nil {
+			s = fmt.Sprint(vals[0])
+		}
+		lines = append(lines, s)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	got := strings.Join(lines, "\n")
+	fmt.Println(got)
+	if len(args) == 3 {
+		want, err := unescape(args[2])
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("got %q, want %q", got, want)
+		}
+	}
+	return nil
+}
+
+// onlyMatch returns the one file that pattern names.
+func onlyMatch(pattern string) (string, error) {
+	m, err := filepath.Glob(pattern)
+	if err != nil {
+		return "", err
+	}
+	if len(m) != 1 {
+		return "", fmt.Errorf("%s matches %d files, want 1: %v", pattern, len(m), m)
+	}
+	return m[0], nil
+}
+
+// sha256Files: sha256 FILE...
+// Prints each file's SHA-256 and name (pattern allowed, matching one file), so a script can save the
+// digests and cmp them later.
+func sha256Files(args []string) error {
+	for _, a := range args {
+		path, err := onlyMatch(a)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%x  %s\n", sha256.Sum256(b), path)
+	}
+	return nil
+}
+
+// globFiles: glob PATTERN...
+// Prints the files matching each pattern, sorted, one per line; nothing when none match.
+func globFiles(args []string) error {
+	var all []string
+	for _, p := range args {
+		m, err := filepath.Glob(p)
+		if err != nil {
+			return err
+		}
+		all = append(all, m...)
+	}
+	sort.Strings(all)
+	for _, m := range all {
+		fmt.Println(m)
+	}
+	return nil
+}
+
+// sleepFor: sleep DURATION (a Go duration such as 300ms).
+func sleepFor(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: sleep DURATION")
+	}
+	d, err := time.ParseDuration(args[0])
+	if err != nil {
+		return err
+	}
+	time.Sleep(d)
+	return nil
+}
+
+// waitFor: waitfor PATTERN TIMEOUT
+// Waits until a file matches PATTERN and prints it; fails after TIMEOUT.
+func waitFor(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: waitfor PATTERN TIMEOUT")
+	}
+	timeout, err := time.ParseDuration(args[1])
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		m, err := filepath.Glob(args[0])
+		if err != nil {
+			return err
+		}
+		if len(m) > 0 {
+			fmt.Println(strings.Join(m, "\n"))
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no file matches %s after %s", args[0], timeout)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
