@@ -13,18 +13,23 @@ import (
 // table, file-name views and typed views exist with exactly the columns and types schema/ describes.
 // It is the guard against the SQL and the definitions drifting apart.
 func VerifyMain(ctx context.Context, db *sql.DB) error {
+	have, err := columnsOf(ctx, db)
+	if err != nil {
+		return err
+	}
 	var problems []string
+	compare := func(relation string, want []column) []string { return compareColumns(relation, have[relation], want) }
 	for _, d := range schema.Public() {
 		base := make([]column, len(d.Columns))
 		for i, c := range d.Columns {
 			base[i] = column{c.Name, c.SQLType(false)}
 		}
-		problems = append(problems, compare(ctx, db, d.Table, base)...)
+		problems = append(problems, compare(d.Table, base)...)
 		for _, alias := range d.Aliases {
-			problems = append(problems, compare(ctx, db, alias, base)...)
+			problems = append(problems, compare(alias, base)...)
 		}
 		for _, v := range d.Views {
-			problems = append(problems, compare(ctx, db, v.Name, viewColumns(d, v))...)
+			problems = append(problems, compare(v.Name, viewColumns(d, v))...)
 		}
 	}
 	if len(problems) > 0 {
@@ -39,7 +44,11 @@ func VerifyProfiles(ctx context.Context, db *sql.DB) error {
 	for _, c := range schema.Profiles.Columns {
 		want = append(want, column{c.Name, c.SQLType(true)})
 	}
-	if problems := compare(ctx, db, schema.Profiles.Table, want); len(problems) > 0 {
+	have, err := columnsOf(ctx, db)
+	if err != nil {
+		return err
+	}
+	if problems := compareColumns(schema.Profiles.Table, have[schema.Profiles.Table], want); len(problems) > 0 {
 		return fmt.Errorf("profiles database does not match schema/: %s", strings.Join(problems, "; "))
 	}
 	return nil
@@ -73,24 +82,27 @@ func viewColumns(d *schema.Dataset, v schema.View) []column {
 	return out
 }
 
-func compare(ctx context.Context, db *sql.DB, relation string, want []column) []string {
-	rows, err := db.QueryContext(ctx, `SELECT column_name, data_type FROM information_schema.columns
-		WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position`, relation)
+// columnsOf reads every relation's columns of the main schema in one query.
+func columnsOf(ctx context.Context, db *sql.DB) (map[string][]column, error) {
+	rows, err := db.QueryContext(ctx, `SELECT table_name, column_name, data_type FROM information_schema.columns
+		WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`)
 	if err != nil {
-		return []string{fmt.Sprintf("%s: %v", relation, err)}
+		return nil, fmt.Errorf("read the database's columns: %w", err)
 	}
 	defer rows.Close()
-	var got []column
+	have := map[string][]column{}
 	for rows.Next() {
+		var relation string
 		var c column
-		if err := rows.Scan(&c.name, &c.typ); err != nil {
-			return []string{fmt.Sprintf("%s: %v", relation, err)}
+		if err := rows.Scan(&relation, &c.name, &c.typ); err != nil {
+			return nil, err
 		}
-		got = append(got, c)
+		have[relation] = append(have[relation], c)
 	}
-	if err := rows.Err(); err != nil {
-		return []string{fmt.Sprintf("%s: %v", relation, err)}
-	}
+	return have, rows.Err()
+}
+
+func compareColumns(relation string, got, want []column) []string {
 	if len(got) == 0 {
 		return []string{fmt.Sprintf("%s is missing", relation)}
 	}
