@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/azabudai/ctool/ingest"
 	"github.com/olekukonko/tablewriter"
@@ -41,17 +42,26 @@ func newIngestCommand() *cli.Command {
 }
 
 func runIngest(c *cli.Context, opts ingestOptions) error {
+	var progress ingest.Progress
+	if isTerminal(c.App.ErrWriter) {
+		progress = func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "  "+format+"\n", args...) }
+		progress("validating %s ...", opts.input)
+	}
+	started := time.Now()
 	res, err := ingest.Validate(opts.input, opts.maxErrors)
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if progress != nil {
+		rows := 0
+		for _, f := range res.Files {
+			rows += f.Rows
+		}
+		progress("validated %d files, %d rows (%s)", len(res.Files), rows, time.Since(started).Round(time.Millisecond))
+	}
 	if !res.Report.Valid() {
 		res.Report.Write(c.App.ErrWriter, ingest.FormatText)
 		return failed("%s in %s; the database was not changed", ingest.Problems(res.Report.Count), opts.input)
-	}
-	var progress ingest.Progress
-	if isTerminal(c.App.ErrWriter) {
-		progress = func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "  "+format+"\n", args...) }
 	}
 	sum, err := ingest.Build(c.Context, res, opts.db, progress)
 	if err != nil {

@@ -17,6 +17,9 @@ import (
 // DuckDB notices a cancelled context only between steps, so the context alone is not a certain stop.
 const hardDeadlineGrace = 2 * time.Second
 
+// maxQueryTimeout bounds --timeout: one agent call must not hold the machine for long.
+const maxQueryTimeout = time.Minute
+
 // hardExit ends the process when a query overruns its deadline; tests replace it.
 var hardExit = os.Exit
 
@@ -86,8 +89,8 @@ func runQuery(c *cli.Context, opts queryOptions) error {
 	if err := oneOf("format", opts.format, query.Formats...); err != nil {
 		return err
 	}
-	if opts.timeout <= 0 {
-		return usageError("--timeout must be positive")
+	if opts.timeout <= 0 || opts.timeout > maxQueryTimeout {
+		return usageError("--timeout must be positive and at most %s", maxQueryTimeout)
 	}
 	if err := limitMemory(); err != nil {
 		return fmt.Errorf("limit memory: %w", err)

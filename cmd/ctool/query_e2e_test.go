@@ -1451,6 +1451,7 @@ func testFormats(t *testing.T, db e2eDB) {
 			{"unknown_dataset", []string{"query", "profiles", "--db", db.path, "SELECT 1"}, `unknown dataset "profiles"`},
 			{"no_dataset", []string{"query"}, "name the dataset"},
 			{"zero_timeout", []string{"query", "events", "--db", db.path, "--timeout", "0s", "SELECT 1"}, "--timeout must be positive"},
+			{"huge_timeout", []string{"query", "events", "--db", db.path, "--timeout", "2h", "SELECT 1"}, "at most 1m0s"},
 		} {
 			res := runCtool("", tc.args...)
 			if res.code != 2 || !strings.Contains(res.stderr, tc.want) {
