@@ -219,9 +219,13 @@ func (s *tableSink) End(count int, truncated bool) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	footer := fmt.Sprintf("(%d rows)", count)
+	rows := "rows"
+	if count == 1 {
+		rows = "row"
+	}
+	footer := fmt.Sprintf("(%d %s)", count, rows)
 	if truncated {
-		footer = fmt.Sprintf("(%d rows; %s)", count, TruncatedHint)
+		footer = fmt.Sprintf("(%d %s; %s)", count, rows, TruncatedHint)
 	}
 	_, err := fmt.Fprintln(s.out, footer)
 	return err
