@@ -33,7 +33,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Version: version,
 		Description: "ctool ingest builds data/ctool.duckdb from the CSV files in input/; ctool query runs one guarded,\n" +
 			"read-only SELECT of an agent against it (at most 10 rows); ctool profile returns one user's profile.\n" +
-			"ctool schema and ctool tools describe the tools for agents.",
+			"ctool schema and ctool tools describe the tools for agents." +
+			exitStatusHelp("0  success", "1  the data has problems, or a query was refused or failed, or a profile was not found",
+				"2  usage error", "3  the database is missing or unusable (run 'ctool ingest')"),
 		Reader:                 stdin,
 		Writer:                 stdout,
 		ErrWriter:              stderr,
