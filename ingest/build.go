@@ -1,9 +1,12 @@
 package ingest
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -45,61 +48,257 @@ func ProfilesPath(dbPath, buildID string) string {
 	return strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-" + buildID + ".duckdb"
 }
 
-// Build loads validated files into a new main database and a new profiles database, then renames the
-// main file over dbPath. Until that rename nothing a reader can see has changed; after it, the old
-// profiles files are removed. A build killed at any moment leaves the old files working.
-func Build(ctx context.Context, res *Result, dbPath string, progress Progress) (*Summary, error) {
-	if !res.Report.Valid() {
-		return nil, errors.New("the input has problems; nothing was built")
-	}
+// Ingest validates the files in dir and builds new database files from them, all or nothing. The load
+// runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
+// the build is committed only when validation found no problem and DuckDB's reading of every file
+// matches validation's. The Result is returned whenever validation ran; the Summary only when the
+// database was built. A build killed at any moment leaves the old files working.
+func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Progress) (*Result, *Summary, error) {
 	if progress == nil {
 		progress = func(string, ...any) {}
 	}
 	start := time.Now()
+	if err := checkInputDir(dir); err != nil {
+		return nil, nil, err
+	}
+	type validated struct {
+		res *Result
+		err error
+	}
+	done := make(chan validated, 1)
+	go func() {
+		res, err := Validate(dir, maxErrors)
+		done <- validated{res, err}
+	}()
+
+	files := plan(dir)
+	b, err := newBuilder(dbPath)
+	if err != nil {
+		<-done
+		return nil, nil, err
+	}
+	defer b.abort()
+	loadCtx, cancelLoad := context.WithCancel(ctx)
+	defer cancelLoad()
+	loaded := make(chan error, 1)
+	go func() { loaded <- b.load(loadCtx, files, progress) }()
+
+	v := <-done
+	if v.err != nil || !v.res.Report.Valid() {
+		cancelLoad()
+		<-loaded
+		return v.res, nil, v.err
+	}
+	if err := <-loaded; err != nil {
+		return v.res, nil, err
+	}
+	if !samePlan(files, v.res.Files) {
+		return v.res, nil, errors.New("the input files changed while they were read; run ingest again")
+	}
+	version, err := b.finish(ctx, v.res, progress)
+	if err != nil {
+		return v.res, nil, err
+	}
+	if err := b.commit(); err != nil {
+		return v.res, nil, err
+	}
+	return v.res, &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
+}
+
+// plan lists the files a load reads, with their headers, as validation will find them. A file whose
+// header cannot be read is left out: validation reports it, and the load is thrown away.
+func plan(dir string) []*File {
+	entries, _ := os.ReadDir(dir)
+	var files []*File
+	for _, d := range schema.All() {
+		for _, e := range entries {
+			if e.IsDir() || !d.MatchesFile(e.Name()) {
+				continue
+			}
+			f := &File{Dataset: d, Name: e.Name(), Path: filepath.Join(dir, e.Name())}
+			if err := readHeader(f); err == nil {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+}
+
+// readHeader reads a file's size and header row.
+func readHeader(f *File) error {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil {
+		return err
+	}
+	f.Size = info.Size()
+	br := bufio.NewReader(fh)
+	if head, _ := br.Peek(3); bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	header, err := csv.NewReader(br).Read()
+	f.Header = header
+	return err
+}
+
+// samePlan reports whether the load read exactly the files, headers and sizes validation checked.
+func samePlan(loaded, validated []*File) bool {
+	if len(loaded) != len(validated) {
+		return false
+	}
+	for i := range loaded {
+		l, v := loaded[i], validated[i]
+		if l.Path != v.Path || l.Size != v.Size || strings.Join(l.Header, "\x00") != strings.Join(v.Header, "\x00") {
+			return false
+		}
+	}
+	return true
+}
+
+// builder writes one build's two database files under temporary names beside the target.
+type builder struct {
+	dbPath, buildID      string
+	tmpMain, tmpProfiles string
+	profilesPath         string
+	main, profiles       *sql.DB
+	committed            bool
+	createdDir           string // removed again, if still empty, when the build fails
+}
+
+func newBuilder(dbPath string) (*builder, error) {
+	b := &builder{dbPath: dbPath, buildID: newBuildID()}
 	dir := filepath.Dir(dbPath)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		b.createdDir = dir
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	removeAbandoned(dbPath)
+	b.tmpMain = fmt.Sprintf("%s.tmp-%d-%s", dbPath, os.Getpid(), b.buildID)
+	b.profilesPath = ProfilesPath(dbPath, b.buildID)
+	b.tmpProfiles = fmt.Sprintf("%s.tmp-%d-%s", b.profilesPath, os.Getpid(), b.buildID)
+	return b, nil
+}
 
-	buildID := newBuildID()
-	tmpMain := fmt.Sprintf("%s.tmp-%d-%s", dbPath, os.Getpid(), buildID)
-	profilesPath := ProfilesPath(dbPath, buildID)
-	tmpProfiles := fmt.Sprintf("%s.tmp-%d-%s", profilesPath, os.Getpid(), buildID)
-	committed := false
-	defer func() {
-		if !committed {
-			for _, p := range []string{tmpMain, tmpMain + ".wal", tmpProfiles, tmpProfiles + ".wal", profilesPath} {
-				os.Remove(p)
-			}
+// load creates both files, applies the migrations and loads every file into its table.
+func (b *builder) load(ctx context.Context, files []*File, progress Progress) error {
+	var err error
+	if b.main, err = openFile(b.tmpMain); err != nil {
+		return err
+	}
+	if b.profiles, err = openFile(b.tmpProfiles); err != nil {
+		return err
+	}
+	if _, err := migrations.Apply(ctx, b.main, migrations.Main); err != nil {
+		return err
+	}
+	if _, err := migrations.Apply(ctx, b.profiles, migrations.Profiles); err != nil {
+		return err
+	}
+	for _, f := range files {
+		started := time.Now()
+		db := b.main
+		if f.Dataset.Private {
+			db = b.profiles
 		}
-	}()
+		if err := loadCSV(ctx, db, f); err != nil {
+			return err
+		}
+		progress("loaded %-9s %s (%s)", f.Dataset.Name, f.Name, time.Since(started).Round(time.Millisecond))
+	}
+	return nil
+}
 
+// finish cross-checks every loaded table against validation, records the build, verifies both files
+// against schema/ and closes them, checkpointed. It returns the main file's schema version.
+func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (int, error) {
 	now := time.Now()
-	version, err := buildMain(ctx, tmpMain, res, buildID, filepath.Base(profilesPath), now, progress)
+	for _, f := range res.Files {
+		db := b.main
+		if f.Dataset.Private {
+			db = b.profiles
+		}
+		if err := checkLoaded(ctx, db, f); err != nil {
+			return 0, err
+		}
+		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.sources VALUES (?, ?, ?, ?, ?)`,
+			f.Dataset.Name, f.Name, f.SHA256, f.Rows, now); err != nil {
+			return 0, err
+		}
+		progress("%-9s %10s rows  %s", f.Dataset.Name, commas(f.Rows), f.Name)
+	}
+	version, err := migrations.Latest(migrations.Main)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	if err := buildProfiles(ctx, tmpProfiles, res, buildID, progress); err != nil {
-		return nil, err
+	for k, v := range map[string]string{BuildID: b.buildID, BuildTime: now.UTC().Format(time.RFC3339),
+		BuildProfiles: filepath.Base(b.profilesPath), BuildSchema: strconv.Itoa(version)} {
+		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
+			return 0, err
+		}
 	}
-	// The profiles file gets its final, build-unique name first; it is unreachable until the main file
-	// that names it is in place.
-	if err := os.Rename(tmpProfiles, profilesPath); err != nil {
-		return nil, err
+	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, BuildID, b.buildID); err != nil {
+		return 0, err
+	}
+	if err := migrations.VerifyMain(ctx, b.main); err != nil {
+		return 0, err
+	}
+	if err := migrations.VerifyProfiles(ctx, b.profiles); err != nil {
+		return 0, err
+	}
+	err = closeFile(ctx, b.main, b.tmpMain)
+	b.main = nil
+	if err != nil {
+		return 0, err
+	}
+	err = closeFile(ctx, b.profiles, b.tmpProfiles)
+	b.profiles = nil
+	return version, err
+}
+
+// commit puts the build in place. The profiles file gets its final, build-unique name first; it is
+// unreachable until the main file that names it is renamed over the target, the one step that
+// switches readers to the new build.
+func (b *builder) commit() error {
+	dir := filepath.Dir(b.dbPath)
+	if err := os.Rename(b.tmpProfiles, b.profilesPath); err != nil {
+		return err
 	}
 	if err := syncDir(dir); err != nil {
-		return nil, err
+		return err
 	}
-	if err := os.Rename(tmpMain, dbPath); err != nil {
-		return nil, err
+	if err := os.Rename(b.tmpMain, b.dbPath); err != nil {
+		return err
 	}
-	committed = true
+	b.committed = true
 	if err := syncDir(dir); err != nil {
-		return nil, err
+		return err
 	}
-	removeOldProfiles(dbPath, profilesPath)
-	return &Summary{DB: dbPath, ProfilesDB: profilesPath, SchemaVersion: version, Files: res.Files, Elapsed: time.Since(start)}, nil
+	removeOldProfiles(b.dbPath, b.profilesPath)
+	return nil
+}
+
+// abort closes and removes whatever an uncommitted build wrote.
+func (b *builder) abort() {
+	for _, db := range []*sql.DB{b.main, b.profiles} {
+		if db != nil {
+			db.Close()
+		}
+	}
+	if b.committed {
+		return
+	}
+	for _, p := range []string{b.tmpMain, b.tmpMain + ".wal", b.tmpProfiles, b.tmpProfiles + ".wal", b.profilesPath} {
+		os.Remove(p)
+	}
+	if b.createdDir != "" {
+		os.Remove(b.createdDir) // only if empty
+	}
 }
 
 func newBuildID() string {
@@ -139,90 +338,35 @@ func closeFile(ctx context.Context, db *sql.DB, path string) error {
 	return f.Sync()
 }
 
-func buildMain(ctx context.Context, path string, res *Result, buildID, profilesFile string, now time.Time, progress Progress) (int, error) {
-	db, err := openFile(path)
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	version, err := migrations.Apply(ctx, db, migrations.Main)
-	if err != nil {
-		return 0, err
-	}
-	for _, f := range res.Files {
-		if !f.Dataset.Private {
-			started := time.Now()
-			if err := loadCSV(ctx, db, f, f.Dataset.Table, false); err != nil {
-				return 0, err
-			}
-			progress("%-9s %10s rows  %s  (%s)", f.Dataset.Name, commas(f.Rows), f.Name, time.Since(started).Round(time.Millisecond))
-		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO ctool_meta.sources VALUES (?, ?, ?, ?, ?)`,
-			f.Dataset.Name, f.Name, f.SHA256, f.Rows, now); err != nil {
-			return 0, err
-		}
-	}
-	for k, v := range map[string]string{BuildID: buildID, BuildTime: now.UTC().Format(time.RFC3339),
-		BuildProfiles: profilesFile, BuildSchema: strconv.Itoa(version)} {
-		if _, err := db.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
-			return 0, err
-		}
-	}
-	if err := migrations.VerifyMain(ctx, db); err != nil {
-		return 0, err
-	}
-	return version, closeFile(ctx, db, path)
-}
-
-func buildProfiles(ctx context.Context, path string, res *Result, buildID string, progress Progress) error {
-	db, err := openFile(path)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if _, err := migrations.Apply(ctx, db, migrations.Profiles); err != nil {
-		return err
-	}
-	for _, f := range res.Files {
-		if f.Dataset != schema.Profiles {
-			continue
-		}
-		if err := loadCSV(ctx, db, f, schema.Profiles.Table, true); err != nil {
-			return err
-		}
-		progress("%-9s %10s rows  %s", f.Dataset.Name, commas(f.Rows), f.Name)
-	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, BuildID, buildID); err != nil {
-		return err
-	}
-	if err := migrations.VerifyProfiles(ctx, db); err != nil {
-		return err
-	}
-	return closeFile(ctx, db, path)
-}
-
-// loadCSV lets DuckDB's reader load a validated file, then cross-checks it against what validation
-// read: the same row count and the same number of bytes in every text column. With withSource, each
-// row also records the file it came from in source_file (several profile files share one table).
-func loadCSV(ctx context.Context, db *sql.DB, f *File, table string, withSource bool) error {
+// loadCSV lets DuckDB's reader load a file into table. Profiles record the file each row came from in
+// source_file: several profile files share one table.
+func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	var columns, names []string
 	for _, name := range f.Header {
 		columns = append(columns, sqlString(name)+": 'VARCHAR'")
 		names = append(names, sqlString(name))
 	}
-	selectList, where := "*", ""
-	if withSource {
+	selectList := "*"
+	if f.Dataset.Private {
 		selectList = sqlString(f.Name) + " AS source_file, *"
-		where = " WHERE source_file = " + sqlString(f.Name)
 	}
 	// Explicit options: no sniffing, RFC 4180 quoting, every column text, empty cells kept as ''.
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
 		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s}, force_not_null = [%s])`,
-		sqlIdent(table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "), strings.Join(names, ", "))
+		sqlIdent(f.Dataset.Table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "), strings.Join(names, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
-	var checks []string
+	return nil
+}
+
+// checkLoaded cross-checks a loaded file against what validation read: the same row count and the same
+// number of bytes in every text column, so DuckDB and validation can never disagree about the data.
+func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
+	table, where := sqlIdent(f.Dataset.Table), ""
+	if f.Dataset.Private {
+		where = " WHERE source_file = " + sqlString(f.Name)
+	}
 	var text []string
 	for _, name := range f.Header {
 		if c, _ := f.Dataset.Column(name); c.SQLType(f.Dataset.Private) == "VARCHAR" {
@@ -235,11 +379,11 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File, table string, withSource 
 		for _, name := range text {
 			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", sqlIdent(name), sqlIdent(name)))
 		}
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s%s", sqlIdent(table), strings.Join(sets, ", "), where)); err != nil {
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s%s", table, strings.Join(sets, ", "), where)); err != nil {
 			return fmt.Errorf("load %s: %w", f.Path, err)
 		}
 	}
-	checks = append(checks, "count(*)")
+	checks := []string{"count(*)"}
 	for _, name := range text {
 		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", sqlIdent(name)))
 	}
@@ -248,7 +392,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File, table string, withSource 
 	for i := range dest {
 		ptrs[i] = &dest[i]
 	}
-	if err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s%s", strings.Join(checks, ", "), sqlIdent(table), where)).Scan(ptrs...); err != nil {
+	if err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s%s", strings.Join(checks, ", "), table, where)).Scan(ptrs...); err != nil {
 		return fmt.Errorf("check %s: %w", f.Path, err)
 	}
 	if dest[0] != int64(f.Rows) {

@@ -48,12 +48,8 @@ type Result struct {
 // Validate checks every dataset's files in dir and reports every problem, keeping at most maxErrors
 // of them (0 keeps all). The error is for failures that are not the data's fault.
 func Validate(dir string, maxErrors int) (*Result, error) {
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("input directory: %w", err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("input directory: %s is not a directory", dir)
+	if err := checkInputDir(dir); err != nil {
+		return nil, err
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -95,6 +91,18 @@ func Validate(dir string, maxErrors int) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// checkInputDir says what is wrong with an input directory that cannot be read.
+func checkInputDir(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("input directory: %w", err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("input directory: %s is not a directory", dir)
+	}
+	return nil
 }
 
 type validator struct {

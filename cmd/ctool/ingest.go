@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/azabudai/ctool/ingest"
 	"github.com/olekukonko/tablewriter"
@@ -45,26 +44,16 @@ func runIngest(c *cli.Context, opts ingestOptions) error {
 	var progress ingest.Progress
 	if isTerminal(c.App.ErrWriter) {
 		progress = func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "  "+format+"\n", args...) }
-		progress("validating %s ...", opts.input)
+		progress("validating and loading %s ...", opts.input)
 	}
-	started := time.Now()
-	res, err := ingest.Validate(opts.input, opts.maxErrors)
-	if err != nil {
+	res, sum, err := ingest.Ingest(c.Context, opts.input, opts.db, opts.maxErrors, progress)
+	switch {
+	case res == nil && err != nil:
 		return usageError("%v", err)
-	}
-	if progress != nil {
-		rows := 0
-		for _, f := range res.Files {
-			rows += f.Rows
-		}
-		progress("validated %d files, %d rows (%s)", len(res.Files), rows, time.Since(started).Round(time.Millisecond))
-	}
-	if !res.Report.Valid() {
+	case !res.Report.Valid():
 		res.Report.Write(c.App.ErrWriter, ingest.FormatText)
 		return failed("%s in %s; the database was not changed", ingest.Problems(res.Report.Count), opts.input)
-	}
-	sum, err := ingest.Build(c.Context, res, opts.db, progress)
-	if err != nil {
+	case err != nil:
 		return failed("ingest failed; the database was not changed: %v", err)
 	}
 	t := tablewriter.NewTable(c.App.Writer, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
