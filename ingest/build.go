@@ -1,12 +1,9 @@
 package ingest
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -20,14 +17,6 @@ import (
 	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
-)
-
-// Build keys recorded in the main database's ctool_meta.build table.
-const (
-	BuildID       = "build_id"
-	BuildTime     = "built_at"
-	BuildProfiles = "profiles_file"
-	BuildSchema   = "schema_version"
 )
 
 // Summary says what an ingest built.
@@ -136,12 +125,11 @@ func readHeader(f *File) error {
 		return err
 	}
 	f.Size = info.Size()
-	br := bufio.NewReader(fh)
-	if head, _ := br.Peek(3); bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
+	r, err := csvReader(fh, 64<<10)
+	if err != nil {
+		return err
 	}
-	header, err := csv.NewReader(br).Read()
-	f.Header = header
+	f.Header, err = r.Read()
 	return err
 }
 
@@ -202,11 +190,7 @@ func (b *builder) load(ctx context.Context, files []*File, progress Progress) er
 	}
 	for _, f := range files {
 		started := time.Now()
-		db := b.main
-		if f.Dataset.Private {
-			db = b.profiles
-		}
-		if err := loadCSV(ctx, db, f); err != nil {
+		if err := loadCSV(ctx, b.dbFor(f), f); err != nil {
 			return err
 		}
 		progress("loaded %-9s %s (%s)", f.Dataset.Name, f.Name, time.Since(started).Round(time.Millisecond))
@@ -214,16 +198,20 @@ func (b *builder) load(ctx context.Context, files []*File, progress Progress) er
 	return nil
 }
 
+// dbFor is the file a dataset goes to: profiles to their own, everything else to the main file.
+func (b *builder) dbFor(f *File) *sql.DB {
+	if f.Dataset.Private {
+		return b.profiles
+	}
+	return b.main
+}
+
 // finish cross-checks every loaded table against validation, records the build, verifies both files
 // against schema/ and closes them, checkpointed. It returns the main file's schema version.
 func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (int, error) {
 	now := time.Now()
 	for _, f := range res.Files {
-		db := b.main
-		if f.Dataset.Private {
-			db = b.profiles
-		}
-		if err := checkLoaded(ctx, db, f); err != nil {
+		if err := checkLoaded(ctx, b.dbFor(f), f); err != nil {
 			return 0, err
 		}
 		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.sources VALUES (?, ?, ?, ?, ?)`,
@@ -236,13 +224,13 @@ func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (i
 	if err != nil {
 		return 0, err
 	}
-	for k, v := range map[string]string{BuildID: b.buildID, BuildTime: now.UTC().Format(time.RFC3339),
-		BuildProfiles: filepath.Base(b.profilesPath), BuildSchema: strconv.Itoa(version)} {
+	for k, v := range map[string]string{migrations.BuildID: b.buildID, migrations.BuildTime: now.UTC().Format(time.RFC3339),
+		migrations.BuildProfiles: filepath.Base(b.profilesPath), migrations.BuildSchema: strconv.Itoa(version)} {
 		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
 			return 0, err
 		}
 	}
-	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, BuildID, b.buildID); err != nil {
+	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, migrations.BuildID, b.buildID); err != nil {
 		return 0, err
 	}
 	if err := migrations.VerifyMain(ctx, b.main); err != nil {

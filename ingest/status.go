@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,9 +15,6 @@ import (
 	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 )
-
-// ErrNoDatabase means the database file is missing or cannot be read as a ctool database.
-var ErrNoDatabase = errors.New("no usable ctool database")
 
 // Source states reported by status.
 const (
@@ -58,54 +54,19 @@ func (s *Status) Current() bool {
 	return s.SchemaVersion == s.LatestSchema && s.ProfilesFound
 }
 
-// OpenReadOnly opens an existing database file without ever creating or changing it.
-func OpenReadOnly(path string) (*sql.DB, error) {
-	if info, err := os.Stat(path); err != nil || info.IsDir() {
-		return nil, fmt.Errorf("%w: %s does not exist", ErrNoDatabase, path)
-	}
-	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrNoDatabase, path, err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := db.Ping(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("%w: %s: %v", ErrNoDatabase, path, err)
-	}
-	return db, nil
-}
-
-// BuildInfo reads the ctool_meta.build table of a main database.
-func BuildInfo(ctx context.Context, db *sql.DB) (map[string]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT key, value FROM ctool_meta.build`)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDatabase, err)
-	}
-	defer rows.Close()
-	info := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		info[k] = v
-	}
-	return info, rows.Err()
-}
-
 // ReadStatus describes the database at dbPath and compares its sources with the files in inputDir.
 func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
-	db, err := OpenReadOnly(dbPath)
+	db, err := migrations.OpenReadOnly(ctx, dbPath)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	info, err := BuildInfo(ctx, db)
+	info, err := migrations.BuildInfo(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{DB: dbPath, BuiltAt: info[BuildTime], ProfilesFile: info[BuildProfiles], Rows: map[string]int64{}}
-	st.SchemaVersion, _ = strconv.Atoi(info[BuildSchema])
+	st := &Status{DB: dbPath, BuiltAt: info[migrations.BuildTime], ProfilesFile: info[migrations.BuildProfiles], Rows: map[string]int64{}}
+	st.SchemaVersion, _ = strconv.Atoi(info[migrations.BuildSchema])
 	if st.LatestSchema, err = migrations.Latest(migrations.Main); err != nil {
 		return nil, err
 	}
@@ -114,7 +75,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	}
 	rows, err := db.QueryContext(ctx, `SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDatabase, err)
+		return nil, fmt.Errorf("%w: %v", migrations.ErrNoDatabase, err)
 	}
 	defer rows.Close()
 	recorded := map[string]bool{}

@@ -167,16 +167,11 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		f.Size = hr.n
 		f.HasCR = hr.hasCR
 	}()
-	br := bufio.NewReaderSize(hr, 1<<20)
-	head, _ := br.Peek(3)
-	switch {
-	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
-		br.Discard(3) // a UTF-8 byte order mark is fine
-	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")):
-		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: "file is UTF-16; save it as UTF-8"})
+	r, err := csvReader(hr, 1<<20)
+	if err != nil {
+		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: err.Error()})
 		return nil, nil
 	}
-	r := csv.NewReader(br)
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 
@@ -246,6 +241,22 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 	}
 	return keys, nil
+}
+
+// errUTF16 is a file saved as UTF-16, which must be saved as UTF-8 instead.
+var errUTF16 = errors.New("file is UTF-16; save it as UTF-8")
+
+// csvReader reads CSV records from r after a UTF-8 byte order mark, if there is one.
+func csvReader(r io.Reader, bufferSize int) (*csv.Reader, error) {
+	br := bufio.NewReaderSize(r, bufferSize)
+	head, _ := br.Peek(3)
+	switch {
+	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
+		br.Discard(3) // a UTF-8 byte order mark is fine
+	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")):
+		return nil, errUTF16
+	}
+	return csv.NewReader(br), nil
 }
 
 func csvProblem(path string, err error) Problem {

@@ -5,17 +5,13 @@ package query
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
-
-// ErrDatabase means the database file is missing or cannot be opened as a ctool database.
-var ErrDatabase = errors.New("no usable ctool database")
 
 // MemoryLimit bounds DuckDB's buffer memory for one query.
 const MemoryLimit = "1GB"
@@ -42,18 +38,14 @@ var lockdown = []string{
 
 // Open opens the main database at path for queries.
 func Open(ctx context.Context, path string) (*DB, error) {
-	if info, err := os.Stat(path); err != nil || info.IsDir() {
-		return nil, fmt.Errorf("%w: %s does not exist", ErrDatabase, path)
-	}
-	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
+	db, err := migrations.OpenReadOnly(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrDatabase, path, err)
+		return nil, err
 	}
-	db.SetMaxOpenConns(1)
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("%w: %s: %v", ErrDatabase, path, err)
+		return nil, fmt.Errorf("%w: %s: %v", migrations.ErrNoDatabase, path, err)
 	}
 	d := &DB{db: db, conn: conn}
 	for _, stmt := range lockdown {
@@ -65,7 +57,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	var tables int
 	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN ('events', 'stores', 'products')`).Scan(&tables); err != nil || tables != 3 {
 		d.Close()
-		return nil, fmt.Errorf("%w: %s is not a ctool database", ErrDatabase, path)
+		return nil, fmt.Errorf("%w: %s is not a ctool database", migrations.ErrNoDatabase, path)
 	}
 	return d, nil
 }

@@ -3,12 +3,11 @@ package query
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 
+	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -78,7 +77,7 @@ func LookupProfile(ctx context.Context, dbPath, source, id string) (*Profile, er
 	rows, err := db.QueryContext(ctx, `SELECT profile_id, age, gender, user_type, primary_store_id, primary_store_name, visits, narrative
 		FROM profiles WHERE source_file = ? AND profile_id = ? LIMIT 2`, source, id)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrDatabase, path, err)
+		return nil, fmt.Errorf("%w: %s: %v", migrations.ErrNoDatabase, path, err)
 	}
 	defer rows.Close()
 	var found []Profile
@@ -112,35 +111,29 @@ func profilesPath(ctx context.Context, dbPath string) (string, error) {
 		return "", err
 	}
 	defer main.Close()
-	var name string
-	if err := main.QueryRowContext(ctx, `SELECT value FROM ctool_meta.build WHERE key = 'profiles_file'`).Scan(&name); err != nil {
-		return "", fmt.Errorf("%w: %s records no profiles file: %v", ErrDatabase, dbPath, err)
+	info, err := migrations.BuildInfo(ctx, main)
+	if err != nil {
+		return "", err
+	}
+	name := info[migrations.BuildProfiles]
+	if name == "" {
+		return "", fmt.Errorf("%w: %s records no profiles file", migrations.ErrNoDatabase, dbPath)
 	}
 	if name != filepath.Base(name) {
-		return "", fmt.Errorf("%w: %s names a profiles file outside its directory", ErrDatabase, dbPath)
+		return "", fmt.Errorf("%w: %s names a profiles file outside its directory", migrations.ErrNoDatabase, dbPath)
 	}
 	return filepath.Join(filepath.Dir(dbPath), name), nil
 }
 
 // openLocked opens a database file read-only with external access off, for ctool's own lookups.
 func openLocked(ctx context.Context, path string) (*sql.DB, error) {
-	if info, err := os.Stat(path); err != nil || info.IsDir() {
-		return nil, fmt.Errorf("%w: %s does not exist", ErrDatabase, path)
-	}
-	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
+	db, err := migrations.OpenReadOnly(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrDatabase, path, err)
+		return nil, err
 	}
-	db.SetMaxOpenConns(1)
 	if _, err := db.ExecContext(ctx, "SET enable_external_access = false"); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("%w: %s: %v", ErrDatabase, path, err)
+		return nil, fmt.Errorf("%w: %s: %v", migrations.ErrNoDatabase, path, err)
 	}
 	return db, nil
-}
-
-// IsProfileUsage reports whether err is a wrongly asked profile lookup.
-func IsProfileUsage(err error) bool {
-	var pe *ProfileError
-	return errors.As(err, &pe) && pe.Usage
 }

@@ -72,7 +72,7 @@ func (s *jsonSink) End(count int, truncated bool) error {
 	if truncated {
 		doc = append(doc, kv{"hint", TruncatedHint})
 	}
-	return writeIndented(s.out, doc)
+	return WriteJSON(s.out, doc)
 }
 
 func nonNil(rows []any) []any {
@@ -82,7 +82,8 @@ func nonNil(rows []any) []any {
 	return rows
 }
 
-func writeIndented(w io.Writer, v any) error {
+// WriteJSON writes v indented and without HTML escaping: agents and people read it.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

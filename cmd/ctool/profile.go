@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -63,13 +61,11 @@ func runProfile(c *cli.Context) error {
 				return quietExit(code)
 			}
 			return &exitError{code: code, msg: pe.Message}
-		case errors.Is(err, query.ErrDatabase):
-			return &exitError{code: exitDatabase, msg: err.Error(), hint: "ctool ingest"}
 		}
-		return err
+		return databaseError(err)
 	}
 	if format == "json" {
-		return writeJSON(c.App.Writer, p)
+		return query.WriteJSON(c.App.Writer, p)
 	}
 	t := tablewriter.NewTable(c.App.Writer, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
 	t.Header("field", "value")
@@ -83,12 +79,4 @@ func runProfile(c *cli.Context) error {
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "narrative:\n%s\n", p.Narrative)
 	return err
-}
-
-// writeJSON writes v indented, without HTML escaping (agents and people read it).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

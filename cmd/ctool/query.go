@@ -106,10 +106,7 @@ func runQuery(c *cli.Context, opts queryOptions) error {
 
 	db, err := query.Open(ctx, opts.db)
 	if err != nil {
-		if errors.Is(err, query.ErrDatabase) {
-			return &exitError{code: exitDatabase, msg: err.Error(), hint: "ctool ingest"}
-		}
-		return err
+		return databaseError(err)
 	}
 	defer db.Close()
 	sink, err := query.NewSink(opts.format, opts.dataset, stdout, stderr)

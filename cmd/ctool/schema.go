@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
@@ -35,9 +36,9 @@ func newSchemaCommand() *cli.Command {
 					docs = append(docs, schema.Describe(d))
 				}
 				if len(docs) == 1 {
-					return writeJSON(c.App.Writer, docs[0])
+					return query.WriteJSON(c.App.Writer, docs[0])
 				}
-				return writeJSON(c.App.Writer, docs)
+				return query.WriteJSON(c.App.Writer, docs)
 			}
 			for i, d := range datasets {
 				if i > 0 {

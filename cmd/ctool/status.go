@@ -1,11 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/migrations"
+	"github.com/azabudai/ctool/query"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
@@ -39,10 +40,7 @@ func runStatus(c *cli.Context) error {
 	}
 	w := c.App.Writer
 	if c.String("format") == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(st); err != nil {
+		if err := query.WriteJSON(w, st); err != nil {
 			return err
 		}
 	} else {
@@ -68,7 +66,7 @@ func runStatus(c *cli.Context) error {
 
 // databaseError maps a missing or unusable database to its exit status, with the way forward.
 func databaseError(err error) error {
-	if errors.Is(err, ingest.ErrNoDatabase) {
+	if errors.Is(err, migrations.ErrNoDatabase) {
 		return &exitError{code: exitDatabase, msg: err.Error(), hint: "ctool ingest"}
 	}
 	return err

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
@@ -24,7 +25,7 @@ func newToolsCommand() *cli.Command {
 			}
 			tools := schema.Manifest()
 			if format == "json" {
-				return writeJSON(c.App.Writer, tools)
+				return query.WriteJSON(c.App.Writer, tools)
 			}
 			for _, t := range tools {
 				fmt.Fprintf(c.App.Writer, "%-17s %s\n", t.Name, t.Command)
