@@ -1,0 +1,44 @@
+// Package ingesttest builds ctool databases for tests with the real ingest, so every package's tests
+// query what `ctool ingest` would build.
+package ingesttest
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/azabudai/ctool/ingest"
+)
+
+// SampleInput is the repository's input/ directory, the sample data every example is written against.
+func SampleInput(tb testing.TB) string {
+	tb.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		tb.Fatal("ingesttest: cannot locate the repository")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "input")
+}
+
+// Build ingests the CSV files in input into a fresh data/ctool.duckdb under tb.TempDir() and returns its
+// path; the profiles file lies beside it. The build must succeed.
+func Build(tb testing.TB, input string) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "data", "ctool.duckdb")
+	Rebuild(tb, input, path)
+	return path
+}
+
+// Rebuild ingests input into the database at path, replacing the build there, as a second `ctool
+// ingest` would.
+func Rebuild(tb testing.TB, input, path string) {
+	tb.Helper()
+	res, _, err := ingest.Ingest(context.Background(), input, path, 0, nil)
+	if err != nil {
+		tb.Fatalf("ingest %s: %v", input, err)
+	}
+	if !res.Report.Valid() {
+		tb.Fatalf("ingest %s: %d problems, first: %v", input, res.Report.Count, res.Report.Problems[0])
+	}
+}
