@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -100,7 +102,7 @@ func checkInputDir(dir string) error {
 		return fmt.Errorf("input directory: %w", err)
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("input directory: %s is not a directory", dir)
+		return fmt.Errorf("input directory: %w", &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR})
 	}
 	return nil
 }

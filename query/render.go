@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/schema"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -32,54 +31,82 @@ const displayWidth = 60
 // TruncatedHint tells an agent what to do when more rows matched than were returned.
 const TruncatedHint = "more rows matched than the 10 returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT 10 OFFSET 10"
 
-// NewSink returns the sink that writes a result in format to out. notes receives remarks for people
-// (the truncation hint) in the formats that have no place for them.
-func NewSink(format string, d *schema.Dataset, out, notes io.Writer) (Sink, error) {
+// Write renders res in format to out. notes receives remarks for people (the truncation hint, left-out
+// columns) in the formats that have no place for them.
+func Write(out, notes io.Writer, format string, res *Result) error {
 	switch format {
 	case FormatJSON:
-		return &jsonSink{out: out, zero: d.ZeroMessage}, nil
+		return WriteJSON(out, Document(res))
 	case FormatJSONL:
-		return &jsonlSink{out: out, notes: notes}, nil
+		for _, row := range res.Rows {
+			b, err := marshal(rowObject(res.Columns, row))
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(out, "%s\n", b); err != nil {
+				return err
+			}
+		}
+		return writeNotes(notes, res)
 	case FormatCSV:
-		return &csvSink{w: csv.NewWriter(out), notes: notes}, nil
+		w := csv.NewWriter(out)
+		names := make([]string, len(res.Columns))
+		for i, c := range res.Columns {
+			names[i] = c.Name
+		}
+		w.Write(names)
+		for _, row := range res.Rows {
+			record := make([]string, len(row))
+			for i, v := range row {
+				record[i] = cellText(v)
+			}
+			w.Write(record)
+		}
+		w.Flush()
+		if err := w.Error(); err != nil {
+			return err
+		}
+		return writeNotes(notes, res)
 	case FormatTable, FormatMarkdown:
-		return &tableSink{out: out, markdown: format == FormatMarkdown, zero: d.ZeroMessage}, nil
+		return writeTable(out, format == FormatMarkdown, res)
 	}
-	return nil, fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
 
-// jsonSink writes {"results": [...], "count": N, "truncated": bool} and, when nothing matched,
-// the dataset's message.
-type jsonSink struct {
-	out  io.Writer
-	zero string
-	cols []Column
-	rows []any
-}
-
-func (s *jsonSink) Begin(cols []Column) error { s.cols = cols; return nil }
-
-func (s *jsonSink) Row(values []any) error {
-	s.rows = append(s.rows, rowObject(s.cols, values))
-	return nil
-}
-
-func (s *jsonSink) End(count int, truncated bool) error {
-	doc := orderedObject{{"results", nonNil(s.rows)}, {"count", count}, {"truncated", truncated}}
-	if count == 0 {
-		doc = append(doc, kv{"message", s.zero})
+// Document is the JSON answer of a query: {"results": [...], "count": N, "truncated": bool}, with the
+// dataset's message when nothing matched, a hint when more matched, and a note on left-out columns.
+// Rows keep the SELECT's column order.
+func Document(res *Result) any {
+	rows := make([]any, len(res.Rows))
+	for i, r := range res.Rows {
+		rows[i] = rowObject(res.Columns, r)
 	}
-	if truncated {
+	doc := orderedObject{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
+	if len(res.Rows) == 0 {
+		doc = append(doc, kv{"message", res.Dataset.ZeroMessage})
+	}
+	if res.Truncated {
 		doc = append(doc, kv{"hint", TruncatedHint})
 	}
-	return WriteJSON(s.out, doc)
+	if note := omittedNote(res); note != "" {
+		doc = append(doc, kv{"note", note})
+	}
+	return doc
 }
 
-func nonNil(rows []any) []any {
-	if rows == nil {
-		return []any{}
+// omittedNote says plainly which columns a result leaves out and why.
+func omittedNote(res *Result) string {
+	if len(res.Omitted) == 0 {
+		return ""
 	}
-	return rows
+	var hidden []string
+	for _, c := range res.Dataset.Columns {
+		if c.Hidden {
+			hidden = append(hidden, c.Name)
+		}
+	}
+	return fmt.Sprintf("left out %s: %s is internal to %s and never shown; use it only in WHERE or JOIN",
+		strings.Join(res.Omitted, ", "), strings.Join(hidden, ", "), res.Dataset.Name)
 }
 
 // WriteJSON writes v indented and without HTML escaping: agents and people read it.
@@ -98,63 +125,15 @@ func rowObject(cols []Column, values []any) orderedObject {
 	return obj
 }
 
-// jsonlSink streams one JSON object per row.
-type jsonlSink struct {
-	out   io.Writer
-	notes io.Writer
-	cols  []Column
-}
-
-func (s *jsonlSink) Begin(cols []Column) error { s.cols = cols; return nil }
-
-func (s *jsonlSink) Row(values []any) error {
-	b, err := marshal(rowObject(s.cols, values))
-	if err != nil {
-		return err
+// writeNotes puts the remarks of the streaming formats on the notes stream.
+func writeNotes(notes io.Writer, res *Result) error {
+	if res.Truncated {
+		fmt.Fprintln(notes, "ctool: "+TruncatedHint)
 	}
-	_, err = fmt.Fprintf(s.out, "%s\n", b)
-	return err
-}
-
-func (s *jsonlSink) End(_ int, truncated bool) error {
-	if truncated {
-		fmt.Fprintln(s.notes, "ctool: "+TruncatedHint)
+	if note := omittedNote(res); note != "" {
+		fmt.Fprintln(notes, "ctool: "+note)
 	}
 	return nil
-}
-
-// csvSink streams a header and one record per row; nested values are written as JSON.
-type csvSink struct {
-	w     *csv.Writer
-	notes io.Writer
-}
-
-func (s *csvSink) Begin(cols []Column) error {
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.Name
-	}
-	return s.w.Write(names)
-}
-
-func (s *csvSink) Row(values []any) error {
-	record := make([]string, len(values))
-	for i, v := range values {
-		record[i] = cellText(v)
-	}
-	if err := s.w.Write(record); err != nil {
-		return err
-	}
-	s.w.Flush()
-	return s.w.Error()
-}
-
-func (s *csvSink) End(_ int, truncated bool) error {
-	s.w.Flush()
-	if truncated {
-		fmt.Fprintln(s.notes, "ctool: "+TruncatedHint)
-	}
-	return s.w.Error()
 }
 
 // cellText renders a value as plain text: strings as they are, NULL empty, the rest as JSON.
@@ -172,48 +151,35 @@ func cellText(v any) string {
 	return string(b)
 }
 
-// tableSink renders a table (or a markdown table) for people: long cells are cut for display only.
-type tableSink struct {
-	out      io.Writer
-	markdown bool
-	zero     string
-	cols     []Column
-	rows     [][]string
-}
-
-func (s *tableSink) Begin(cols []Column) error { s.cols = cols; return nil }
-
-func (s *tableSink) Row(values []any) error {
-	row := make([]string, len(values))
-	for i, v := range values {
-		text := cellText(v)
-		if v == nil {
-			text = "NULL"
-		}
-		row[i] = shorten(text)
-	}
-	s.rows = append(s.rows, row)
-	return nil
-}
-
-func (s *tableSink) End(count int, truncated bool) error {
+// writeTable renders a table (or a markdown table) for people: long cells are cut for display only.
+func writeTable(out io.Writer, markdown bool, res *Result) error {
+	count := len(res.Rows)
+	note := omittedNote(res)
 	if count == 0 {
-		_, err := fmt.Fprintln(s.out, s.zero)
+		_, err := fmt.Fprintln(out, res.Dataset.ZeroMessage)
 		return err
 	}
 	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone)}
-	if s.markdown {
+	if markdown {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
-	t := tablewriter.NewTable(s.out, opts...)
-	header := make([]any, len(s.cols))
-	for i, c := range s.cols {
+	t := tablewriter.NewTable(out, opts...)
+	header := make([]any, len(res.Columns))
+	for i, c := range res.Columns {
 		header[i] = c.Name
 	}
 	t.Header(header...)
-	for _, r := range s.rows {
-		if err := t.Append(r); err != nil {
+	for _, values := range res.Rows {
+		row := make([]string, len(values))
+		for i, v := range values {
+			text := cellText(v)
+			if v == nil {
+				text = "NULL"
+			}
+			row[i] = shorten(text)
+		}
+		if err := t.Append(row); err != nil {
 			return err
 		}
 	}
@@ -224,11 +190,14 @@ func (s *tableSink) End(count int, truncated bool) error {
 	if count == 1 {
 		rows = "row"
 	}
-	footer := fmt.Sprintf("(%d %s)", count, rows)
-	if truncated {
-		footer = fmt.Sprintf("(%d %s; %s)", count, rows, TruncatedHint)
+	footer := fmt.Sprintf("(%d %s", count, rows)
+	if res.Truncated {
+		footer += "; " + TruncatedHint
 	}
-	_, err := fmt.Fprintln(s.out, footer)
+	if note != "" {
+		footer += "; " + note
+	}
+	_, err := fmt.Fprintln(out, footer+")")
 	return err
 }
 
@@ -243,14 +212,4 @@ func shorten(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:displayWidth-1]) + "…"
-}
-
-// WriteError writes {"error": message} for an agent.
-func WriteError(w io.Writer, err error) error {
-	b, merr := marshal(orderedObject{{"error", err.Error()}})
-	if merr != nil {
-		return merr
-	}
-	_, werr := fmt.Fprintf(w, "%s\n", b)
-	return werr
 }

@@ -53,6 +53,7 @@ type queryResponse struct {
 	Truncated *bool            `json:"truncated"`
 	Message   string           `json:"message"`
 	Hint      string           `json:"hint"`
+	Note      string           `json:"note"`
 	Error     string           `json:"error"`
 }
 
@@ -67,16 +68,12 @@ func decodeQuery(t *testing.T, r agentResult) queryResponse {
 	return q
 }
 
-// decodeError reads the {"error": "..."} an agent gets, and requires it to be the whole output.
+// decodeError reads the error document an agent gets, and requires it to be the whole output.
 func decodeError(t *testing.T, r agentResult) string {
 	t.Helper()
-	var e map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil {
-		t.Fatalf("stdout is not JSON: %v\n%s", err, r)
-	}
-	msg, ok := e["error"].(string)
-	if !ok || len(e) != 1 || msg == "" {
-		t.Fatalf("stdout is not {\"error\": \"...\"}\n%s", r)
+	msg, _, err := jsonError(r.stdout)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r)
 	}
 	return msg
 }
@@ -332,7 +329,7 @@ func TestAgentE2E(t *testing.T) {
 		if r.code != 1 || decodeError(t, r) != "ユーザーが見つかりません: nobody" {
 			t.Errorf("unknown id: %s", r)
 		}
-		if want := `{"error":"ユーザーが見つかりません: nobody"}`; strings.TrimSpace(r.stdout) != want {
+		if want := `{"error":"ユーザーが見つかりません: nobody","kind":"not_found"}`; strings.TrimSpace(r.stdout) != want {
 			t.Errorf("stdout %q, want %q", r.stdout, want)
 		}
 		for _, id := range []string{"' OR '1'='1", "%", "*", "user_criollo_heavy' --", "user_%", "USER_CRIOLLO_HEAVY"} {

@@ -1,70 +1,50 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/azabudai/ctool"
 	"github.com/urfave/cli/v2"
 )
 
-// Exit statuses, shared by every command and listed in each command's help.
-const (
-	exitOK       = 0
-	exitFailed   = 1 // the data has problems, or a query was refused or failed
-	exitUsage    = 2 // the command line is wrong
-	exitDatabase = 3 // the database is missing or unusable
-)
+// answered marks an error whose command already wrote its machine-readable answer on stdout (a
+// validation report, say): in JSON mode nothing more is written there.
+type answered struct{ error }
 
-// exitError carries a status and a message for people; quiet means the command already wrote its
-// error (for example as JSON on stdout) and run prints nothing more.
-type exitError struct {
-	code  int
-	msg   string
-	hint  string
-	quiet bool
+func (a answered) Unwrap() error { return a.error }
+
+func usageError(format string, args ...any) *ctool.Error {
+	return ctool.Errorf(ctool.KindUsage, format, args...)
 }
-
-func (e *exitError) Error() string { return e.msg }
-
-func failed(format string, args ...any) error {
-	return &exitError{code: exitFailed, msg: fmt.Sprintf(format, args...)}
-}
-
-func usageError(format string, args ...any) error {
-	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
-}
-
-func quietExit(code int) error { return &exitError{code: code, quiet: true} }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	return &exitError{code: exitUsage, msg: err.Error(), hint: fmt.Sprintf("run '%s --help'", c.Command.HelpName)}
+	return &ctool.Error{Kind: ctool.KindUsage, Message: err.Error(), Hint: c.Command.HelpName + " --help"}
 }
 
-// exitStatus decides the process status for a command's error and reports it on stderr.
-func exitStatus(err error, stderr io.Writer) int {
+// report writes a command's error where its reader looks, and returns the exit status: in JSON mode
+// {"error", "kind", "hint"} on stdout, otherwise "ctool: message" and "Try: hint" on stderr.
+func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 	if err == nil {
-		return exitOK
+		return 0
 	}
-	var e *exitError
-	if !errors.As(err, &e) {
-		fmt.Fprintf(stderr, "ctool: %v\n", err)
-		return exitFailed
-	}
-	if !e.quiet {
-		fmt.Fprintf(stderr, "ctool: %s\n", e.msg)
-		if e.hint != "" {
-			fmt.Fprintf(stderr, "Try: %s\n", e.hint)
+	e := ctool.As(err)
+	if jsonMode {
+		if errors.As(err, new(answered)) {
+			// The answer on stdout says what is wrong; people reading the terminal get the summary.
+			fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
+		} else {
+			// One line, as the design documents' {"error": "..."}.
+			b, _ := json.Marshal(e)
+			fmt.Fprintf(stdout, "%s\n", b)
 		}
+		return e.Kind.Status()
 	}
-	return e.code
-}
-
-// exitStatusHelp is the EXIT STATUS section of a command's help.
-func exitStatusHelp(lines ...string) string {
-	s := "\n\nEXIT STATUS:\n"
-	for _, l := range lines {
-		s += "   " + l + "\n"
+	fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
+	if e.Hint != "" {
+		fmt.Fprintf(stderr, "Try: %s\n", e.Hint)
 	}
-	return s
+	return e.Kind.Status()
 }

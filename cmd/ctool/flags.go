@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 
+	"github.com/azabudai/ctool"
 	"github.com/urfave/cli/v2"
 )
 
@@ -11,25 +12,14 @@ func dbFlag() *cli.StringFlag {
 }
 
 // dbPath is --db, else a non-empty CTOOL_DB, else the default: an empty variable means "not set".
-func dbPath(c *cli.Context) string {
+func (e *env) dbPath(c *cli.Context) string {
 	if c.IsSet("db") {
 		return c.String("db")
 	}
-	if env := os.Getenv("CTOOL_DB"); env != "" {
-		return env
+	if v := e.getenv("CTOOL_DB"); v != "" {
+		return v
 	}
 	return defaultDB
-}
-
-// noLateFlags refuses arguments that look like flags after the first argument: the command line
-// parser stops reading flags there, and silently taking "--format" as a name would confuse.
-func noLateFlags(c *cli.Context) error {
-	for _, a := range c.Args().Slice() {
-		if len(a) > 1 && a[0] == '-' && a != "-" {
-			return usageError("flags go before the arguments: %s %s ... (%q came after one)", c.Command.HelpName, a, a)
-		}
-	}
-	return nil
 }
 
 func inputFlag() *cli.StringFlag {
@@ -58,4 +48,17 @@ func oneOf(flag, value string, allowed ...string) error {
 		}
 	}
 	return usageError("--%s must be one of %v, not %q", flag, allowed, value)
+}
+
+// noArgs refuses arguments to a command that takes none.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageError("%s takes no arguments, got %q", c.Command.Name, c.Args().First()).WithHint(c.Command.HelpName + " --help")
+	}
+	return nil
+}
+
+// exitStatus is the EXIT STATUS section of a command's help.
+func exitStatus(success string, kinds ...ctool.Kind) string {
+	return "\n\n" + ctool.ExitStatusHelp(success, kinds...)
 }

@@ -4,59 +4,52 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
 )
 
-type ingestOptions struct {
-	input     string
-	db        string
-	maxErrors int
-}
-
-func newIngestCommand() *cli.Command {
+func newIngestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
 		Usage:     "validate the CSV files and build the database from them, all or nothing",
-		UsageText: "ctool ingest [--input DIR] [--db PATH]",
+		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N]",
 		Description: "Validates exactly as 'ctool validate'. On any problem it prints the report on stderr, exits 1 and\n" +
 			"leaves the existing database untouched. Otherwise it builds new database files beside PATH and renames\n" +
 			"them into place: readers of the old files keep working, and a build killed at any moment leaves the\n" +
 			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens." +
-			exitStatusHelp("0  the database was built", "1  the data has problems or the build failed; nothing changed", "2  usage error"),
+			exitStatus("the database was built", ctool.KindInvalidData, ctool.KindInternal, ctool.KindUsage, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			dbFlag(),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("ingest takes no arguments, got %q", c.Args().First())
-			}
-			return runIngest(c, ingestOptions{input: c.String("input"), db: dbPath(c), maxErrors: c.Int("max-errors")})
-		},
+		Action: e.runIngest,
 	}
 }
 
-func runIngest(c *cli.Context, opts ingestOptions) error {
-	var progress ingest.Progress
-	if isTerminal(c.App.ErrWriter) {
-		progress = func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "  "+format+"\n", args...) }
-		progress("validating and loading %s ...", opts.input)
+func (e *env) runIngest(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
 	}
-	res, sum, err := ingest.Ingest(c.Context, opts.input, opts.db, opts.maxErrors, progress)
+	input, db := c.String("input"), e.dbPath(c)
+	var progress ingest.Progress
+	if isTerminal(e.stderr) {
+		progress = func(format string, args ...any) { fmt.Fprintf(e.stderr, "  "+format+"\n", args...) }
+	}
+	res, sum, err := ingest.Ingest(c.Context, input, db, c.Int("max-errors"), progress)
 	switch {
 	case res == nil && err != nil:
-		return usageError("%v", err)
+		return err
 	case !res.Report.Valid():
-		res.Report.Write(c.App.ErrWriter, ingest.FormatText)
-		return failed("%s in %s; the database was not changed", ingest.Problems(res.Report.Count), opts.input)
+		res.Report.Write(e.stderr, ingest.FormatText)
+		return ctool.Errorf(ctool.KindInvalidData, "%s in %s; the database was not changed", ingest.Problems(res.Report.Count), input)
 	case err != nil:
-		return failed("ingest failed; the database was not changed: %v", err)
+		return ctool.Errorf(ctool.KindInternal, "ingest failed; the database was not changed: %w", err)
 	}
-	t := tablewriter.NewTable(c.App.Writer, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
+	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {
 		t.Append(f.Dataset.Name, f.Name, fmt.Sprint(f.Rows), f.SHA256[:12])
@@ -64,7 +57,7 @@ func runIngest(c *cli.Context, opts ingestOptions) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "built %s (schema %d, profiles in %s) in %s\n", sum.DB, sum.SchemaVersion,
+	fmt.Fprintf(e.stdout, "built %s (schema %d, profiles in %s) in %s\n", sum.DB, sum.SchemaVersion,
 		filepath.Base(sum.ProfilesDB), sum.Elapsed.Round(1e6))
 	return nil
 }

@@ -1,12 +1,13 @@
 // Command ctool gives a concierge agent safe, fast SQL access to the Azabudai Hills stores, events and
-// products, and a one-at-a-time lookup of the user's profile. This package only wires flags to the
-// domain packages; the work happens in ingest/, query/ and schema/.
+// products, and a one-at-a-time lookup of the user's profile. This package only wires command lines to
+// the domain packages; the work happens in ingest/, query/, profile/, database/ and schema/.
 package main
 
 import (
 	"io"
 	"os"
 
+	"github.com/azabudai/ctool"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,47 +19,78 @@ const (
 	defaultInput = "input"
 )
 
-func main() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// env is what a command may use of its process: its streams and its environment variables. Tests
+// pass their own, so nothing global is swapped.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
 
 // run executes one command line and returns the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdin, stdout, stderr)
-	return exitStatus(app.Run(args), stderr)
+	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args)
 }
 
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+func runWith(e *env, args []string) int {
+	app := newApp(e)
+	line := arrange(app, args)
+	jsonMode := line.format == "json" || line.format == "jsonl"
+	return report(app.Run(line.args), jsonMode, e.stdout, e.stderr)
+}
+
+func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:    "ctool",
 		Usage:   "safe SQL over the Azabudai Hills stores, events and products, for a concierge agent",
 		Version: version,
 		Description: "ctool ingest builds data/ctool.duckdb from the CSV files in input/; ctool query runs one guarded,\n" +
-			"read-only SELECT of an agent against it (at most 10 rows); ctool profile returns one user's profile.\n" +
-			"ctool schema and ctool tools describe the tools for agents." +
-			exitStatusHelp("0  success", "1  the data has problems, or a query was refused or failed, or a profile was not found",
-				"2  usage error", "3  the database is missing or unusable (run 'ctool ingest')"),
-		Reader:                 stdin,
-		Writer:                 stdout,
-		ErrWriter:              stderr,
+			"read-only SELECT of an agent against it (at most 10 rows); ctool profile returns one user's profile;\n" +
+			"ctool mcp serves the same tools to MCP clients. ctool schema and ctool tools describe the tools for agents.\n" +
+			"Flags may come before or after the arguments; after -- nothing is a flag. With --format json every\n" +
+			"failure is {\"error\", \"kind\", \"hint\"} on stdout.\n\n" + allExitStatuses(),
+		Reader:                 e.stdin,
+		Writer:                 e.stdout,
+		ErrWriter:              e.stderr,
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
 		// Exit codes are decided in run, never by the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("unknown command %q", c.Args().First()).WithHint("ctool --help")
+			}
+			return cli.ShowAppHelp(c)
+		},
 		Commands: []*cli.Command{
-			newIngestCommand(),
-			newValidateCommand(),
-			newStatusCommand(),
-			newQueryCommand(),
-			newProfileCommand(),
-			newSchemaCommand(),
-			newToolsCommand(),
+			newIngestCommand(e),
+			newValidateCommand(e),
+			newStatusCommand(e),
+			newQueryCommand(e),
+			newProfileCommand(e),
+			newSchemaCommand(e),
+			newToolsCommand(e),
 		},
 	}
 	setUsageErrors(app.Commands)
 	return app
 }
 
-// setUsageErrors routes every command's flag errors, subcommands' too, to exit status 2.
+// allExitStatuses is the app's EXIT STATUS section: every kind of failure.
+func allExitStatuses() string {
+	var kinds []ctool.Kind
+	for _, k := range ctool.Kinds {
+		kinds = append(kinds, k.Kind)
+	}
+	return ctool.ExitStatusHelp("success", kinds...)
+}
+
+// setUsageErrors routes every command's flag errors, subcommands' too, to the usage exit status.
 func setUsageErrors(commands []*cli.Command) {
 	for _, c := range commands {
 		if c.OnUsageError == nil {

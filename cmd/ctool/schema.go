@@ -4,26 +4,24 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
 
-func newSchemaCommand() *cli.Command {
+func newSchemaCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "schema",
 		Usage:     "print the agent-facing description of a tool: tables, columns, types, meanings, examples",
 		UsageText: "ctool schema [events|stores|products|profile] [--format text|json]",
 		Description: "Without a name, describes all four tools. The text is what an agent is given for each tool;\n" +
 			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]." +
-			exitStatusHelp("0  ok", "2  usage error"),
+			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text")},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if err := oneOf("format", format, "text", "json"); err != nil {
-				return err
-			}
-			if err := noLateFlags(c); err != nil {
 				return err
 			}
 			datasets, err := schemaArgs(c.Args().Slice())
@@ -36,15 +34,15 @@ func newSchemaCommand() *cli.Command {
 					docs = append(docs, schema.Describe(d))
 				}
 				if len(docs) == 1 {
-					return query.WriteJSON(c.App.Writer, docs[0])
+					return query.WriteJSON(e.stdout, docs[0])
 				}
-				return query.WriteJSON(c.App.Writer, docs)
+				return query.WriteJSON(e.stdout, docs)
 			}
 			for i, d := range datasets {
 				if i > 0 {
-					fmt.Fprintln(c.App.Writer, "\n"+strings.Repeat("=", 72)+"\n")
+					fmt.Fprintln(e.stdout, "\n"+strings.Repeat("=", 72)+"\n")
 				}
-				fmt.Fprint(c.App.Writer, schema.Help(d))
+				fmt.Fprint(e.stdout, schema.Help(d))
 			}
 			return nil
 		},

@@ -1,44 +1,45 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
-	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/query"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
 )
 
-func newStatusCommand() *cli.Command {
+func newStatusCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "status",
 		Usage:     "show the database's schema version, build time, rows, and whether each source file changed",
 		UsageText: "ctool status [--db PATH] [--input DIR] [--format text|json] [--check]",
 		Description: "Each source file is fresh (unchanged since the ingest), stale (changed or new) or missing." +
-			exitStatusHelp("0  ok", "1  with --check: a source is stale or missing, or the build is out of date",
-				"2  usage error", "3  the database is missing or unusable (run 'ctool ingest')"),
+			exitStatus("ok", ctool.KindStale, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
 		Flags: []cli.Flag{
 			dbFlag(),
 			inputFlag(),
 			formatFlag("output `FORMAT`: text or json", "text"),
 			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh"},
 		},
-		Action: runStatus,
+		Action: e.runStatus,
 	}
 }
 
-func runStatus(c *cli.Context) error {
+func (e *env) runStatus(c *cli.Context) error {
 	if err := oneOf("format", c.String("format"), "text", "json"); err != nil {
 		return err
 	}
-	st, err := ingest.ReadStatus(c.Context, dbPath(c), c.String("input"))
-	if err != nil {
-		return databaseError(err)
+	if err := noArgs(c); err != nil {
+		return err
 	}
-	w := c.App.Writer
+	st, err := ingest.ReadStatus(c.Context, e.dbPath(c), c.String("input"))
+	if err != nil {
+		return err
+	}
+	w := e.stdout
 	if c.String("format") == "json" {
 		if err := query.WriteJSON(w, st); err != nil {
 			return err
@@ -59,15 +60,7 @@ func runStatus(c *cli.Context) error {
 		}
 	}
 	if c.Bool("check") && !st.Current() {
-		return failed("the database is out of date; run 'ctool ingest'")
+		return answered{ctool.Errorf(ctool.KindStale, "the database is out of date").WithHint("ctool ingest")}
 	}
 	return nil
-}
-
-// databaseError maps a missing or unusable database to its exit status, with the way forward.
-func databaseError(err error) error {
-	if errors.Is(err, migrations.ErrNoDatabase) {
-		return &exitError{code: exitDatabase, msg: err.Error(), hint: "ctool ingest"}
-	}
-	return err
 }

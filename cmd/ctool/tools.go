@@ -3,12 +3,13 @@ package main
 import (
 	"fmt"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
 
-func newToolsCommand() *cli.Command {
+func newToolsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "tools",
 		Usage:     "print the function-calling manifest of ctool's four agent tools",
@@ -16,19 +17,22 @@ func newToolsCommand() *cli.Command {
 		Description: "A JSON array of {\"name\", \"description\", \"input_schema\", \"command\", \"argv\"}: description is the tool's\n" +
 			"full help text, input_schema a JSON Schema of its one argument (sql_query or profile_id), and command/argv\n" +
 			"the ctool command it maps to, so an agent framework can register the tools without copying them." +
-			exitStatusHelp("0  ok", "2  usage error"),
+			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json")},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if err := oneOf("format", format, "json", "text"); err != nil {
 				return err
 			}
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			tools := schema.Manifest()
 			if format == "json" {
-				return query.WriteJSON(c.App.Writer, tools)
+				return query.WriteJSON(e.stdout, tools)
 			}
 			for _, t := range tools {
-				fmt.Fprintf(c.App.Writer, "%-17s %s\n", t.Name, t.Command)
+				fmt.Fprintf(e.stdout, "%-17s %s\n", t.Name, t.Command)
 			}
 			return nil
 		},

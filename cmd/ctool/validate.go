@@ -3,17 +3,12 @@ package main
 import (
 	"fmt"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/urfave/cli/v2"
 )
 
-type validateOptions struct {
-	input     string
-	format    string
-	maxErrors int
-}
-
-func newValidateCommand() *cli.Command {
+func newValidateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check the CSV files in the input directory without building anything (for CI)",
@@ -23,42 +18,39 @@ func newValidateCommand() *cli.Command {
 			"required, type, format, enum, json, schema, unique, reference.\n" +
 			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"errors\"}),\n" +
 			"github (workflow annotations for the first 10, plain lines for the rest)." +
-			exitStatusHelp("0  the data is valid", "1  the data has problems", "2  usage error"),
+			exitStatus("the data is valid", ctool.KindInvalidData, ctool.KindUsage, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			formatFlag("report `FORMAT`: text, json or github", ingest.FormatText),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("validate takes no arguments, got %q", c.Args().First())
+			input, format, maxErrors := c.String("input"), c.String("format"), c.Int("max-errors")
+			if err := oneOf("format", format, ingest.FormatText, ingest.FormatJSON, ingest.FormatGitHub); err != nil {
+				return err
 			}
-			return runValidate(c, validateOptions{input: c.String("input"), format: c.String("format"), maxErrors: c.Int("max-errors")})
+			if maxErrors < 0 {
+				return usageError("--max-errors must be 0 or more")
+			}
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			res, err := ingest.Validate(input, maxErrors)
+			if err != nil {
+				return err
+			}
+			if err := res.Report.Write(e.stdout, format); err != nil {
+				return err
+			}
+			if !res.Report.Valid() {
+				return answered{ctool.Errorf(ctool.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), input)}
+			}
+			rows := 0
+			for _, f := range res.Files {
+				rows += f.Rows
+			}
+			fmt.Fprintf(e.stderr, "ctool validate: %s is valid (%d files, %d rows)\n", input, len(res.Files), rows)
+			return nil
 		},
 	}
-}
-
-func runValidate(c *cli.Context, opts validateOptions) error {
-	if err := oneOf("format", opts.format, ingest.FormatText, ingest.FormatJSON, ingest.FormatGitHub); err != nil {
-		return err
-	}
-	if opts.maxErrors < 0 {
-		return usageError("--max-errors must be 0 or more")
-	}
-	res, err := ingest.Validate(opts.input, opts.maxErrors)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	if err := res.Report.Write(c.App.Writer, opts.format); err != nil {
-		return err
-	}
-	if !res.Report.Valid() {
-		return failed("%s in %s", ingest.Problems(res.Report.Count), opts.input)
-	}
-	rows := 0
-	for _, f := range res.Files {
-		rows += f.Rows
-	}
-	fmt.Fprintf(c.App.ErrWriter, "ctool validate: %s is valid (%d files, %d rows)\n", opts.input, len(res.Files), rows)
-	return nil
 }

@@ -1,0 +1,219 @@
+// Package database opens ctool's built database files for reading. It is the one place that does:
+// every reader gets the files read-only and locked down (no file system, no settings, no extension
+// loading), identified by the build record that ingest wrote, and the "no usable database" error.
+package database
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/azabudai/ctool"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// ErrNoDatabase means a database file is missing or cannot be read as a ctool database.
+var ErrNoDatabase = errors.New("no usable ctool database")
+
+// Keys of the ctool_meta.build table, which records what a build was made of.
+const (
+	BuildID       = "build_id"
+	BuildTime     = "built_at"
+	BuildProfiles = "profiles_file"
+	BuildSchema   = "schema_version"
+)
+
+// MemoryLimit bounds DuckDB's buffer memory for one open build.
+const MemoryLimit = "1GB"
+
+// maxConns is how many queries one build runs at once; more wait for a connection.
+const maxConns = 4
+
+// attachedAs is the catalog name of the attached file. Each build is attached to an in-memory
+// instance of its own: DuckDB caches file-backed instances by path, so opening the path directly
+// would hand a new build's reader the previous build's instance for as long as that one lives.
+const attachedAs = "ctool_build"
+
+// lockdown runs in this order: the path options must be set while external access still allows them,
+// and locking the configuration comes last so that no query can undo any of it. TimeZone is set
+// globally so that every connection of the pool has it.
+var lockdown = []string{
+	"SET temp_directory = ''",
+	"SET GLOBAL TimeZone = 'Asia/Tokyo'",
+	"SET memory_limit = '" + MemoryLimit + "'",
+	"SET enable_external_access = false",
+	// External access off still lets SQL read the attached file and its WAL.
+	"SET disabled_filesystems = 'LocalFileSystem'",
+	"SET lock_configuration = true",
+}
+
+// File is one open database file: read-only, locked down, with its build record.
+type File struct {
+	Path  string
+	Build map[string]string // the ctool_meta.build record
+	db    *sql.DB
+}
+
+// openFile attaches the file at path read-only to a fresh in-memory instance and locks it down.
+func openFile(ctx context.Context, path string) (*File, error) {
+	if info, err := os.Stat(path); err != nil || info.IsDir() {
+		return nil, noDatabase(path, "does not exist", nil)
+	}
+	var mu sync.Mutex
+	attached := false
+	// Every connection of the pool reads the attached file by default; the first one attaches it and
+	// locks the instance down.
+	initConn := func(ex driver.ExecerContext) error {
+		mu.Lock()
+		defer mu.Unlock()
+		use := "USE " + attachedAs
+		if attached {
+			_, err := ex.ExecContext(context.Background(), use, nil)
+			return err
+		}
+		// The path is written as a string literal, quoted as DuckDB quotes strings.
+		attach := "ATTACH '" + strings.ReplaceAll(path, "'", "''") + "' AS " + attachedAs + " (READ_ONLY)"
+		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
+			return noDatabase(path, "cannot be opened", err)
+		}
+		for _, stmt := range append([]string{use}, lockdown...) {
+			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
+				return fmt.Errorf("lock down %s (%s): %w", path, stmt, err)
+			}
+		}
+		attached = true
+		return nil
+	}
+	connector, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false", initConn)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
+	f := &File{Path: path, db: db}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if f.Build, err = readBuild(ctx, db); err != nil {
+		db.Close()
+		return nil, noDatabase(path, "has no build record", err)
+	}
+	return f, nil
+}
+
+func noDatabase(path, what string, cause error) error {
+	msg := fmt.Sprintf("%s: %s %s", ErrNoDatabase, path, what)
+	if cause != nil {
+		msg += ": " + cause.Error()
+	}
+	return &ctool.Error{Kind: ctool.KindNoDatabase, Message: msg, Hint: "ctool ingest", Err: ErrNoDatabase}
+}
+
+func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT key, value FROM ctool_meta.build`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	info := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		info[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if info[BuildID] == "" {
+		return nil, errors.New("no build_id")
+	}
+	return info, nil
+}
+
+// Conn returns a connection of the file's pool; close it to give it back.
+func (f *File) Conn(ctx context.Context) (*sql.Conn, error) { return f.db.Conn(ctx) }
+
+// DB is the file's connection pool, for queries that need no connection of their own.
+func (f *File) DB() *sql.DB { return f.db }
+
+// Close closes the file.
+func (f *File) Close() error { return f.db.Close() }
+
+// Build is one ingest's pair of files: the main file every query reads, and the profiles file, which
+// is opened only when a profile is looked up.
+type Build struct {
+	*File
+	ID string
+
+	mu       sync.Mutex
+	profiles *File
+}
+
+// publicTables must exist in a main file; a DuckDB file without them is not a ctool database.
+const publicTables = `SELECT count(*) FROM duckdb_tables() WHERE database_name = '` + attachedAs +
+	`' AND schema_name = 'main' AND table_name IN ('events', 'stores', 'products')`
+
+// Open opens the main database file at path for reading.
+func Open(ctx context.Context, path string) (*Build, error) {
+	f, err := openFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var tables int
+	if err := f.db.QueryRowContext(ctx, publicTables).Scan(&tables); err != nil || tables != 3 {
+		f.Close()
+		return nil, noDatabase(path, "is not a ctool database", err)
+	}
+	return &Build{File: f, ID: f.Build[BuildID]}, nil
+}
+
+// Profiles opens the profiles file the build record names, once, and returns it. Only the profile
+// lookup calls it: the query side never opens personal data.
+func (b *Build) Profiles(ctx context.Context) (*File, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.profiles != nil {
+		return b.profiles, nil
+	}
+	name := b.Build[BuildProfiles]
+	switch {
+	case name == "":
+		return nil, noDatabase(b.Path, "records no profiles file", nil)
+	case name != filepath.Base(name):
+		return nil, noDatabase(b.Path, "names a profiles file outside its directory", nil)
+	}
+	path := filepath.Join(filepath.Dir(b.Path), name)
+	f, err := openFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if f.Build[BuildID] != b.ID {
+		f.Close()
+		return nil, noDatabase(path, "belongs to another build", nil)
+	}
+	b.profiles = f
+	return f, nil
+}
+
+// Close closes the build's files.
+func (b *Build) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	err := b.File.Close()
+	if b.profiles != nil {
+		if perr := b.profiles.Close(); err == nil {
+			err = perr
+		}
+	}
+	return err
+}

@@ -1,0 +1,115 @@
+// Package profile owns get_user_profile: exactly one user's profile by id, never a listing or a
+// search, read from the profiles file of the current build and from the source file the operator
+// chose with NARRATIVE_DATA_FILE.
+package profile
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/schema"
+)
+
+// DefaultSource is the profile source used when NARRATIVE_DATA_FILE is not set.
+const DefaultSource = "narrative_data.csv"
+
+// Messages the design documents specify for get_user_profile.
+const (
+	MsgNoProfileID = "profile_idを指定してください"
+	MsgNotFound    = "ユーザーが見つかりません: "
+	MsgOneID       = "profile_idは1つだけ指定してください（プロファイルの一覧・検索はできません）"
+)
+
+// Profile is one user's profile, in the order the tool returns it.
+type Profile struct {
+	ProfileID        string `json:"profile_id"`
+	Age              int    `json:"age"`
+	Gender           string `json:"gender"`
+	UserType         string `json:"user_type"`
+	PrimaryStoreID   string `json:"primary_store_id"`
+	PrimaryStoreName string `json:"primary_store_name"`
+	Visits           int    `json:"visits"`
+	Narrative        string `json:"narrative"`
+}
+
+// sourceName is the shape NARRATIVE_DATA_FILE must have: a plain file name, never a path.
+var sourceName = regexp.MustCompile(`^narrative_data[A-Za-z0-9_.-]*\.csv$`)
+
+// CheckSource validates a NARRATIVE_DATA_FILE value ("" means the default) and returns the source.
+func CheckSource(name string) (string, error) {
+	if name == "" {
+		return DefaultSource, nil
+	}
+	if !sourceName.MatchString(name) || !schema.Profiles.MatchesFile(name) {
+		return "", ctool.Errorf(ctool.KindUsage, "NARRATIVE_DATA_FILE must be a plain narrative_data*.csv file name, not %q", name)
+	}
+	return name, nil
+}
+
+// Finder looks profiles up in the current build of a database.
+type Finder struct {
+	Live   *database.Live
+	Source string // the profile source file (see CheckSource)
+	// Pinned, when set, is the only profile id that may be returned: a host that binds the tool to
+	// the signed-in user pins it, and every other id is "not found".
+	Pinned string
+}
+
+// NewFinder checks source (a NARRATIVE_DATA_FILE value) and returns a Finder over live.
+func NewFinder(live *database.Live, source, pinned string) (*Finder, error) {
+	src, err := CheckSource(source)
+	if err != nil {
+		return nil, err
+	}
+	return &Finder{Live: live, Source: src, Pinned: pinned}, nil
+}
+
+// Find returns exactly one profile: the one with id among the profiles ingested from the source.
+func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
+	if id == "" {
+		return nil, &ctool.Error{Kind: ctool.KindUsage, Message: MsgNoProfileID}
+	}
+	if f.Pinned != "" && id != f.Pinned {
+		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}
+	}
+	b, release, err := f.Live.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	file, err := b.Profiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := file.DB().QueryContext(ctx, `SELECT profile_id, age, gender, user_type, primary_store_id, primary_store_name, visits, narrative
+		FROM profiles WHERE source_file = ? AND profile_id = ? LIMIT 2`, f.Source, id)
+	if err != nil {
+		return nil, fmt.Errorf("read profiles: %w", err)
+	}
+	defer rows.Close()
+	var found []Profile
+	for rows.Next() {
+		var p Profile
+		if err := rows.Scan(&p.ProfileID, &p.Age, &p.Gender, &p.UserType, &p.PrimaryStoreID, &p.PrimaryStoreName, &p.Visits, &p.Narrative); err != nil {
+			return nil, err
+		}
+		found = append(found, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	switch len(found) {
+	case 1:
+		return &found[0], nil
+	case 0:
+		var ingested bool
+		if err := file.DB().QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`, f.Source).Scan(&ingested); err == nil && !ingested {
+			return nil, ctool.Errorf(ctool.KindUsage, "no profiles were ingested from %s (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory", f.Source)
+		}
+		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}
+	}
+	return nil, fmt.Errorf("profile %q appears more than once in %s", id, f.Source)
+}

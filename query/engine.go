@@ -1,0 +1,240 @@
+// Package query owns running agents' SQL: the engine that checks each query with the guard and runs
+// it with the row cap on the current build, many at once, and the rendering of its result.
+package query
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/schema"
+)
+
+// RowCap is the most rows a query returns; one more is read to know whether more matched.
+const RowCap = schema.RowCap
+
+// MaxResultBytes caps the text a result may carry: ten rows can still hold huge cells (list(),
+// string_agg), and an agent's context is not the place for them.
+const MaxResultBytes = 1 << 20
+
+// StopGrace is how long a query may run past its deadline before the engine gives up waiting for it:
+// DuckDB notices an interrupt only between steps, so a cancelled query does not always stop at once.
+// The caller gets its answer then; the query keeps its connection until DuckDB lets it go.
+const StopGrace = 2 * time.Second
+
+// Column is a result column.
+type Column struct {
+	Name string
+	Type string // DuckDB's type name
+}
+
+// Result is one query's answer: at most RowCap rows, values already converted to JSON-ready Go values.
+type Result struct {
+	Dataset   *schema.Dataset
+	Columns   []Column
+	Rows      [][]any
+	Truncated bool     // more rows matched than were returned
+	Omitted   []string // hidden columns left out of the result by name
+}
+
+// Engine runs queries on the current build of a database.
+type Engine struct {
+	live *database.Live
+}
+
+// NewEngine returns an engine over live.
+func NewEngine(live *database.Live) *Engine { return &Engine{live: live} }
+
+// Query checks sqlText with the guard and runs it with the row cap. Errors are *ctool.Error: refused
+// (by the guard), sql_error (DuckDB's own message), timeout, no_database, or internal.
+func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*Result, error) {
+	if strings.TrimSpace(sqlText) == "" {
+		return nil, refusal(&Rejection{Refused: "empty query", Reason: "No SQL was given.", Hint: "Pass one SELECT statement, e.g. SELECT * FROM " + d.Table + " LIMIT 5."})
+	}
+	type answer struct {
+		res *Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := e.query(ctx, d, sqlText)
+		done <- answer{res, err}
+	}()
+	select {
+	case a := <-done:
+		return a.res, a.err
+	case <-ctx.Done():
+	}
+	select {
+	case a := <-done:
+		return a.res, a.err
+	case <-time.After(StopGrace):
+		return nil, stopped(ctx)
+	}
+}
+
+func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (*Result, error) {
+	b, release, err := e.live.Acquire(ctx)
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	defer release()
+	conn, err := b.Conn(ctx)
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	defer conn.Close()
+	policy := PolicyFor(d)
+	final, err := Check(ctx, conn, sqlText, policy, RowCap)
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	rows, err := conn.QueryContext(ctx, final)
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	defer rows.Close()
+	return readResult(ctx, d, rows)
+}
+
+// readResult reads at most RowCap rows, leaving out the dataset's hidden columns by name.
+func readResult(ctx context.Context, d *schema.Dataset, rows *sql.Rows) (*Result, error) {
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	res := &Result{Dataset: d, Columns: []Column{}, Rows: [][]any{}, Omitted: []string{}}
+	var keep []int
+	for i, t := range types {
+		if isHidden(t.Name(), d) {
+			res.Omitted = append(res.Omitted, t.Name())
+			continue
+		}
+		res.Columns = append(res.Columns, Column{Name: t.Name(), Type: t.DatabaseTypeName()})
+		keep = append(keep, i)
+	}
+	if len(res.Columns) == 0 && len(res.Omitted) > 0 {
+		return nil, refusal(&Rejection{Refused: "a result of only " + strings.Join(res.Omitted, ", "),
+			Reason: strings.Join(res.Omitted, ", ") + " is internal to " + d.Name + " and never shown.",
+			Hint:   "Select the columns to show (e.g. store_name), and use it only in WHERE or JOIN."})
+	}
+	raw := make([]any, len(types))
+	ptrs := make([]any, len(types))
+	for i := range raw {
+		ptrs[i] = &raw[i]
+	}
+	size := 0
+	for rows.Next() {
+		if len(res.Rows) == RowCap {
+			res.Truncated = true
+			break
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, failure(ctx, err)
+		}
+		values := make([]any, len(keep))
+		for j, i := range keep {
+			values[j] = jsonValue(raw[i], res.Columns[j].Type)
+			size += approxSize(values[j])
+		}
+		if size > MaxResultBytes {
+			return nil, &ctool.Error{Kind: ctool.KindSQL, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
+		}
+		res.Rows = append(res.Rows, values)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, failure(ctx, err)
+	}
+	return res, nil
+}
+
+// isHidden matches a hidden column's name, including the store_id_1 DuckDB gives a second store_id.
+func isHidden(name string, d *schema.Dataset) bool {
+	name = strings.ToLower(name)
+	if base := strings.TrimRight(name, "0123456789"); base != name && strings.HasSuffix(base, "_") {
+		if hiddenColumn(strings.TrimSuffix(base, "_"), d) {
+			return true
+		}
+	}
+	return hiddenColumn(name, d)
+}
+
+func hiddenColumn(name string, d *schema.Dataset) bool {
+	c, ok := d.Column(name)
+	return ok && c.Hidden
+}
+
+// PolicyFor lets a query of dataset d read every public dataset's table, file-name views and typed
+// views, and call the product's own macros.
+func PolicyFor(d *schema.Dataset) Policy {
+	p := Policy{Relations: map[string]bool{}, Macros: map[string]bool{"is_open": true, "tokyo_now": true}}
+	for _, pd := range schema.Public() {
+		for _, name := range pd.Relations() {
+			p.Relations[strings.ToLower(name)] = true
+		}
+	}
+	return p
+}
+
+func refusal(r *Rejection) *ctool.Error {
+	return &ctool.Error{Kind: ctool.KindRefused, Message: r.Error(), Err: r}
+}
+
+// failure explains an error met while checking or running a query.
+func failure(ctx context.Context, err error) error {
+	var rej *Rejection
+	var ce *ctool.Error
+	switch {
+	case errors.As(err, &rej):
+		return refusal(rej)
+	case ctx.Err() != nil:
+		return stopped(ctx)
+	case errors.As(err, &ce):
+		return ce
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "Out of Memory Error") {
+		// DuckDB suggests changing settings; an agent cannot, so say what it can do.
+		msg += "\n(settings cannot be changed here: select fewer rows or shorter values, filter before aggregating)"
+	}
+	return &ctool.Error{Kind: ctool.KindSQL, Message: msg, Err: err}
+}
+
+// stopped is the error of a query whose context ended: its deadline passed or its caller cancelled it.
+func stopped(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return &ctool.Error{Kind: ctool.KindTimeout, Message: "the query was cancelled", Err: ctx.Err()}
+	}
+	return &ctool.Error{Kind: ctool.KindTimeout, Err: ctx.Err(),
+		Message: "the query ran past its time limit and was stopped; make it cheaper (filter first, avoid large cross joins)"}
+}
+
+// approxSize is roughly how many bytes a value takes in JSON.
+func approxSize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x) + 2
+	case json.Number:
+		return len(x)
+	case []any:
+		n := 2
+		for _, e := range x {
+			n += approxSize(e) + 1
+		}
+		return n
+	case orderedObject:
+		n := 2
+		for _, kv := range x {
+			n += len(kv.key) + 4 + approxSize(kv.value)
+		}
+		return n
+	default:
+		return 8
+	}
+}

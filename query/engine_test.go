@@ -1,0 +1,199 @@
+package query_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
+)
+
+// newEngine returns an engine over a database built from the sample data.
+func newEngine(t *testing.T) *query.Engine {
+	t.Helper()
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
+	t.Cleanup(live.Close)
+	return query.NewEngine(live)
+}
+
+func jsonOf(t *testing.T, res *query.Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := query.WriteJSON(&b, query.Document(res)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func kindOf(err error) ctool.Kind {
+	var e *ctool.Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
+}
+
+func TestEngineAnswers(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		dataset *schema.Dataset
+		sql     string
+		want    string // the whole JSON document
+	}{
+		{"column order kept", schema.Stores, "SELECT category, store_name FROM stores WHERE store_id = 'STR-0001'",
+			`{"results": [{"category": "retail", "store_name": "麻布台ヒルズマーケット"}], "count": 1, "truncated": false}`},
+		{"nothing matched", schema.Stores, "SELECT store_name FROM 'stores.csv' WHERE store_name = '存在しない店舗'",
+			`{"results": [], "count": 0, "truncated": false, "message": "検索条件に一致する店舗が見つかりませんでした"}`},
+		{"capped", schema.Events, "SELECT 1 AS one FROM range(20)",
+			`{"results": [` + strings.Repeat(`{"one": 1}, `, 9) + `{"one": 1}], "count": 10, "truncated": true, "hint": "` + query.TruncatedHint + `"}`},
+		{"store_id left out of products by name", schema.Products, "SELECT store_id, product_name FROM products WHERE product_name = '本鮪 中トロ 柵'",
+			`{"results": [{"product_name": "本鮪 中トロ 柵"}], "count": 1, "truncated": false, "note": "left out store_id: store_id is internal to products and never shown; use it only in WHERE or JOIN"}`},
+		{"store_id shown for stores", schema.Stores, "SELECT store_id FROM stores WHERE store_id = 'STR-0001'",
+			`{"results": [{"store_id": "STR-0001"}], "count": 1, "truncated": false}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := e.Query(ctx, tt.dataset, tt.sql)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := compact(jsonOf(t, res)); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// compact puts an indented JSON document on one line with ", " and ": " separators.
+func compact(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		line = strings.TrimSpace(line)
+		b.WriteString(line)
+		if strings.HasSuffix(line, ",") {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
+}
+
+func TestEngineErrors(t *testing.T) {
+	e := newEngine(t)
+	tests := []struct {
+		sql  string
+		kind ctool.Kind
+		msg  string // a part of the message
+	}{
+		{"DROP TABLE stores", ctool.KindRefused, "refused: DROP."},
+		{"   ", ctool.KindRefused, "refused: empty query."},
+		{"SELECT * FROM read_csv('/etc/passwd')", ctool.KindRefused, "refused: table function read_csv()"},
+		{"SELECT no_such_column FROM stores", ctool.KindSQL, "Binder Error"},
+		{"SELECT CAST('x' AS INTEGER)", ctool.KindSQL, "Conversion Error"},
+	}
+	for _, tt := range tests {
+		_, err := e.Query(context.Background(), schema.Stores, tt.sql)
+		if kindOf(err) != tt.kind || !strings.Contains(fmt.Sprint(err), tt.msg) {
+			t.Errorf("%q: got %v (kind %q), want kind %q mentioning %q", tt.sql, err, kindOf(err), tt.kind, tt.msg)
+		}
+	}
+}
+
+// One engine serves many queries at once, as the resident server does.
+func TestEngineConcurrentQueries(t *testing.T) {
+	e := newEngine(t)
+	queries := []struct {
+		d    *schema.Dataset
+		sql  string
+		rows int
+	}{
+		{schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' ORDER BY store_id", -1},
+		{schema.Events, "SELECT event_name FROM events_typed WHERE is_free", -1},
+		{schema.Products, "SELECT p.product_name FROM products p JOIN stores s USING (store_id) WHERE s.category = 'retail'", -1},
+	}
+	// What each query returns alone, to compare with.
+	want := make([]string, len(queries))
+	for i, q := range queries {
+		res, err := e.Query(context.Background(), q.d, q.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = jsonOf(t, res)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			q := queries[i%len(queries)]
+			res, err := e.Query(context.Background(), q.d, q.sql)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if got := jsonOf(t, res); got != want[i%len(queries)] {
+				errs <- fmt.Errorf("call %d got %s", i, got)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// A cancelled call stops its query and says so; the engine keeps answering.
+func TestEngineCancel(t *testing.T) {
+	e := newEngine(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Query(ctx, schema.Events, "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3")
+		done <- err
+	}()
+	cancel()
+	err := <-done
+	if kindOf(err) != ctool.KindTimeout {
+		t.Fatalf("got %v, want a timeout-kind error", err)
+	}
+	if _, err := e.Query(context.Background(), schema.Events, "SELECT count(*) FROM events"); err != nil {
+		t.Fatalf("after a cancel: %v", err)
+	}
+}
+
+// A new ingest is picked up by the next query without a new engine.
+func TestEngineFollowsNewBuilds(t *testing.T) {
+	input := ingesttest.SampleInput(t)
+	path := ingesttest.Build(t, input)
+	live := database.NewLive(path)
+	defer live.Close()
+	e := query.NewEngine(live)
+	// buildAfterQuery runs a query, then says which build the engine now serves.
+	buildAfterQuery := func() string {
+		if _, err := e.Query(context.Background(), schema.Stores, "SELECT count(*) FROM stores"); err != nil {
+			t.Fatal(err)
+		}
+		b, release, err := live.Acquire(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		return b.ID
+	}
+	first := buildAfterQuery()
+	ingesttest.Rebuild(t, input, path)
+	if second := buildAfterQuery(); second == first {
+		t.Fatalf("still on build %s after a new ingest", first)
+	}
+}
