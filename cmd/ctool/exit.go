@@ -37,8 +37,9 @@ func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
 		} else {
 			// One line, as the design documents' {"error": "..."}.
-			b, _ := json.Marshal(e)
-			fmt.Fprintf(stdout, "%s\n", b)
+			enc := json.NewEncoder(stdout)
+			enc.SetEscapeHTML(false)
+			enc.Encode(e)
 		}
 		return e.Kind.Status()
 	}

@@ -23,6 +23,7 @@ import (
 // scriptCommands are the helpers the scripts may exec besides ctool.
 var scriptCommands = map[string]func(){
 	"exitcode": cmdMain(exitCode),
+	"fileargs": cmdMain(fileArgs),
 	"replace":  cmdMain(replaceInFile),
 	"prepend":  cmdMain(prependToFile),
 	"gencsv":   cmdMain(genCSV),
@@ -77,6 +78,35 @@ func exitCode(args []string) error {
 	}
 	if got != want {
 		return fmt.Errorf("%s exited with status %d, want %d", args[1], got, want)
+	}
+	return nil
+}
+
+// fileArgs: fileargs PROGRAM [ARGS...]
+// Runs PROGRAM with the command's standard streams; an argument @file:PATH is replaced by the content
+// of PATH without its final newline, so a script can pass an argument that spans lines (SQL that
+// starts with a comment line, say).
+func fileArgs(args []string) error {
+	if len(args) < 1 {
+		return fmt.Errorf("usage: fileargs PROGRAM [ARGS...]")
+	}
+	argv := append([]string(nil), args[1:]...)
+	for i, a := range argv {
+		if path, ok := strings.CutPrefix(a, "@file:"); ok {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			argv[i] = strings.TrimSuffix(string(b), "\n")
+		}
+	}
+	cmd := exec.Command(args[0], argv...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			os.Exit(ee.ExitCode())
+		}
+		return err
 	}
 	return nil
 }

@@ -1,0 +1,64 @@
+package profile_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/profile"
+)
+
+func TestFind(t *testing.T) {
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
+	defer live.Close()
+	tests := []struct {
+		name, source, pinned, id string
+		want                     string     // profile_id found
+		kind                     ctool.Kind // or the error's kind
+		msg                      string
+	}{
+		{"found", "", "", "user_criollo_heavy", "user_criollo_heavy", "", ""},
+		{"other source", "narrative_data_2.csv", "", "user_diverse_frequent", "user_diverse_frequent", "", ""},
+		{"not in this source", "narrative_data_2.csv", "", "user_criollo_heavy", "", ctool.KindNotFound, "ユーザーが見つかりません: user_criollo_heavy"},
+		{"no id", "", "", "", "", ctool.KindUsage, "profile_idを指定してください"},
+		{"unknown", "", "", "nobody", "", ctool.KindNotFound, "ユーザーが見つかりません: nobody"},
+		{"no pattern matching", "", "", "user_%", "", ctool.KindNotFound, "ユーザーが見つかりません: user_%"},
+		{"pinned", "", "user_criollo_heavy", "user_criollo_heavy", "user_criollo_heavy", "", ""},
+		{"pinned to another", "", "user_criollo_heavy", "user_business", "", ctool.KindNotFound, "ユーザーが見つかりません: user_business"},
+		{"source not ingested", "narrative_data_9.csv", "", "user_criollo_heavy", "", ctool.KindUsage,
+			"no profiles were ingested from narrative_data_9.csv (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := profile.NewFinder(live, tt.source, tt.pinned)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := f.Find(context.Background(), tt.id)
+			var ce *ctool.Error
+			switch {
+			case tt.want != "" && (err != nil || p.ProfileID != tt.want):
+				t.Fatalf("got %+v, %v; want %s", p, err, tt.want)
+			case tt.want == "" && (!errors.As(err, &ce) || ce.Kind != tt.kind || ce.Message != tt.msg):
+				t.Fatalf("got %+v, %v; want %s error %q", p, err, tt.kind, tt.msg)
+			}
+		})
+	}
+}
+
+func TestCheckSource(t *testing.T) {
+	for _, ok := range []string{"", "narrative_data.csv", "narrative_data_2.csv"} {
+		if _, err := profile.CheckSource(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"../input/narrative_data.csv", "/etc/passwd", "events.csv", "narrative_data*.csv", "./narrative_data.csv", "narrative_data?.csv"} {
+		var ce *ctool.Error
+		if _, err := profile.CheckSource(bad); !errors.As(err, &ce) || ce.Kind != ctool.KindUsage {
+			t.Errorf("%q: got %v, want a usage error", bad, err)
+		}
+	}
+}
