@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/xeipuuv/gojsonschema"
 )
 
@@ -39,10 +40,26 @@ func (r agentResult) String() string {
 	return fmt.Sprintf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 }
 
-// agentRun runs one ctool command line in-process with stdin.
-func agentRun(stdin string, args ...string) agentResult {
+// agentEnv is the environment an agent's host gives ctool; tests pass it to the command instead of
+// changing the test process's own variables.
+type agentEnv map[string]string
+
+// with returns a copy of the environment with one more variable.
+func (e agentEnv) with(k, v string) agentEnv {
+	c := agentEnv{k: v}
+	for ek, ev := range e {
+		if ek != k {
+			c[ek] = ev
+		}
+	}
+	return c
+}
+
+// run runs one ctool command line in-process with stdin.
+func (e agentEnv) run(stdin string, args ...string) agentResult {
 	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"ctool"}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	code := runWith(&env{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return e[k] }},
+		append([]string{"ctool"}, args...))
 	return agentResult{stdout.String(), stderr.String(), code}
 }
 
@@ -168,21 +185,17 @@ func checkProfile(t *testing.T, r agentResult, source, id string) {
 }
 
 func TestAgentE2E(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "ctool.duckdb")
-	if r := agentRun("", "ingest", "--input", agentInput, "--db", db); r.code != 0 {
-		t.Fatalf("ingest: %s", r)
-	}
+	db := ingesttest.Build(t, ingesttest.SampleInput(t))
+	dir := filepath.Dir(db)
 	profilesFiles, _ := filepath.Glob(filepath.Join(dir, "ctool.profiles-*.duckdb"))
 	if len(profilesFiles) != 1 {
 		t.Fatalf("want one profiles file beside the database, found %v", profilesFiles)
 	}
 	profilesDB := profilesFiles[0]
-	t.Setenv("CTOOL_DB", db)
-	t.Setenv("NARRATIVE_DATA_FILE", "")
+	a := agentEnv{"CTOOL_DB": db}
 
 	t.Run("HelpExamplesReturnRows", func(t *testing.T) {
-		r := agentRun("", "schema", "--format", "json")
+		r := a.run("", "schema", "--format", "json")
 		if r.code != 0 {
 			t.Fatal(r)
 		}
@@ -207,7 +220,7 @@ func TestAgentE2E(t *testing.T) {
 			}
 			for i, e := range doc.Examples {
 				t.Run(fmt.Sprintf("%s/%02d", doc.Dataset, i+1), func(t *testing.T) {
-					r := agentRun("", "query", doc.Dataset, "--format", "json", e.SQL)
+					r := a.run("", "query", doc.Dataset, "--format", "json", e.SQL)
 					if r.code != 0 {
 						t.Fatalf("%s\n%s\n%s", e.Question, e.SQL, r)
 					}
@@ -239,8 +252,8 @@ func TestAgentE2E(t *testing.T) {
 			{[]string{"schema", "products"}, []string{"query", "products", "--help"}},
 			{[]string{"schema", "profile"}, []string{"profile", "--help"}},
 		} {
-			s := agentRun("", c.schema...)
-			h := agentRun("", c.command...)
+			s := a.run("", c.schema...)
+			h := a.run("", c.command...)
 			if s.code != 0 || h.code != 0 || len(s.stdout) < 500 {
 				t.Fatalf("%v: %s\n%v: %s", c.schema, s, c.command, h)
 			}
@@ -265,54 +278,54 @@ func TestAgentE2E(t *testing.T) {
 	t.Run("QueryShapes", func(t *testing.T) {
 		// The same SQL as an argument and on stdin.
 		sql := "SELECT store_name, category FROM stores WHERE store_id = 'STR-0001'"
-		a := agentRun("", "query", "stores", "--format", "json", sql)
-		b := agentRun(sql+"\n", "query", "stores", "--format", "json", "-")
-		if a.code != 0 || a.stdout != b.stdout || b.code != 0 {
-			t.Fatalf("argument and stdin differ:\n%s\n%s", a, b)
+		arg := a.run("", "query", "stores", "--format", "json", sql)
+		b := a.run(sql+"\n", "query", "stores", "--format", "json", "-")
+		if arg.code != 0 || arg.stdout != b.stdout || b.code != 0 {
+			t.Fatalf("argument and stdin differ:\n%s\n%s", arg, b)
 		}
-		q := decodeQuery(t, a)
+		q := decodeQuery(t, arg)
 		if *q.Count != 1 || *q.Truncated || q.Results[0]["store_name"] != "麻布台ヒルズマーケット" {
-			t.Errorf("unexpected result %s", a.stdout)
+			t.Errorf("unexpected result %s", arg.stdout)
 		}
 		// More than the cap: 10 rows, truncated, and a hint that names OFFSET.
-		r := agentRun("", "query", "products", "--format", "json", "SELECT product_name FROM products ORDER BY product_name")
+		r := a.run("", "query", "products", "--format", "json", "SELECT product_name FROM products ORDER BY product_name")
 		q = decodeQuery(t, r)
 		if r.code != 0 || *q.Count != 10 || !*q.Truncated || !strings.Contains(q.Hint, "OFFSET") {
 			t.Errorf("cap: %s", r)
 		}
-		next := decodeQuery(t, agentRun("", "query", "products", "--format", "json", "SELECT product_name FROM products ORDER BY product_name LIMIT 10 OFFSET 10"))
+		next := decodeQuery(t, a.run("", "query", "products", "--format", "json", "SELECT product_name FROM products ORDER BY product_name LIMIT 10 OFFSET 10"))
 		if *next.Count != 10 || next.Results[0]["product_name"] == q.Results[0]["product_name"] {
 			t.Errorf("OFFSET did not page: %v", next.Results)
 		}
-		r = agentRun("", "query", "products", "--format", "json", "SELECT product_name FROM products LIMIT 1000")
+		r = a.run("", "query", "products", "--format", "json", "SELECT product_name FROM products LIMIT 1000")
 		if q = decodeQuery(t, r); *q.Count != 10 || !*q.Truncated {
 			t.Errorf("LIMIT 1000 was not capped: %s", r)
 		}
 		// Nothing matched: a success with the dataset's message.
-		r = agentRun("", "query", "stores", "--format", "json", "SELECT store_name FROM stores WHERE store_name = 'nothing'")
+		r = a.run("", "query", "stores", "--format", "json", "SELECT store_name FROM stores WHERE store_name = 'nothing'")
 		if q = decodeQuery(t, r); r.code != 0 || *q.Count != 0 || q.Message != "検索条件に一致する店舗が見つかりませんでした" {
 			t.Errorf("zero rows: %s", r)
 		}
 		// products never show store_id.
-		r = agentRun("", "query", "products", "--format", "json", "SELECT * FROM products WHERE store_id = 'STR-0014' LIMIT 1")
+		r = a.run("", "query", "products", "--format", "json", "SELECT * FROM products WHERE store_id = 'STR-0014' LIMIT 1")
 		if q = decodeQuery(t, r); r.code != 0 || *q.Count != 1 || q.Results[0]["store_id"] != nil || strings.Contains(r.stdout, "STR-0014") {
 			t.Errorf("store_id shown: %s", r)
 		}
 		// A failed query says what went wrong.
-		r = agentRun("", "query", "events", "--format", "json", "SELECT nope FROM events")
+		r = a.run("", "query", "events", "--format", "json", "SELECT nope FROM events")
 		if r.code != 1 || !strings.Contains(decodeError(t, r), "nope") {
 			t.Errorf("bad column: %s", r)
 		}
-		r = agentRun("", "query", "events", "--format", "json", "DELETE FROM events")
+		r = a.run("", "query", "events", "--format", "json", "DELETE FROM events")
 		if r.code != 1 || !strings.Contains(decodeError(t, r), "SELECT") {
 			t.Errorf("DELETE: %s", r)
 		}
 	})
 
 	t.Run("ProfileFound", func(t *testing.T) {
-		checkProfile(t, agentRun("", "profile", "user_criollo_heavy"), "narrative_data.csv", "user_criollo_heavy")
-		checkProfile(t, agentRun("", "profile", "--format", "json", "user_criollo_heavy"), "narrative_data.csv", "user_criollo_heavy")
-		r := agentRun("", "profile", "--format", "table", "user_criollo_heavy")
+		checkProfile(t, a.run("", "profile", "user_criollo_heavy"), "narrative_data.csv", "user_criollo_heavy")
+		checkProfile(t, a.run("", "profile", "--format", "json", "user_criollo_heavy"), "narrative_data.csv", "user_criollo_heavy")
+		r := a.run("", "profile", "--format", "table", "user_criollo_heavy")
 		if r.code != 0 || !strings.Contains(r.stdout, "洋菓子店クリオロ") || !strings.Contains(r.stdout, "narrative:\n") {
 			t.Errorf("table: %s", r)
 		}
@@ -320,12 +333,12 @@ func TestAgentE2E(t *testing.T) {
 
 	t.Run("ProfileErrors", func(t *testing.T) {
 		for _, args := range [][]string{{"profile"}, {"profile", ""}, {"profile", "  "}, {"profile", "--format", "json"}} {
-			r := agentRun("", args...)
+			r := a.run("", args...)
 			if r.code != 2 || decodeError(t, r) != "profile_idを指定してください" {
 				t.Errorf("%q: %s", args, r)
 			}
 		}
-		r := agentRun("", "profile", "nobody")
+		r := a.run("", "profile", "nobody")
 		if r.code != 1 || decodeError(t, r) != "ユーザーが見つかりません: nobody" {
 			t.Errorf("unknown id: %s", r)
 		}
@@ -333,7 +346,7 @@ func TestAgentE2E(t *testing.T) {
 			t.Errorf("stdout %q, want %q", r.stdout, want)
 		}
 		for _, id := range []string{"' OR '1'='1", "%", "*", "user_criollo_heavy' --", "user_%", "USER_CRIOLLO_HEAVY"} {
-			r := agentRun("", "profile", id)
+			r := a.run("", "profile", id)
 			if r.code != 1 || decodeError(t, r) != "ユーザーが見つかりません: "+id {
 				t.Errorf("id %q: %s", id, r)
 			}
@@ -344,7 +357,7 @@ func TestAgentE2E(t *testing.T) {
 			{"profile", "--format", "table", "a", "b"},
 			{"profile", "--format", "yaml", "user_criollo_heavy"},
 		} {
-			r := agentRun("", args...)
+			r := a.run("", args...)
 			if r.code != 2 || strings.Contains(r.stdout, "narrative") || strings.Contains(r.stdout, "洋菓子店クリオロ") {
 				t.Errorf("%q: %s", args, r)
 			}
@@ -352,9 +365,9 @@ func TestAgentE2E(t *testing.T) {
 	})
 
 	t.Run("ProfileSourceSwitch", func(t *testing.T) {
-		t.Setenv("NARRATIVE_DATA_FILE", "narrative_data_2.csv")
-		checkProfile(t, agentRun("", "profile", "user_diverse_frequent"), "narrative_data_2.csv", "user_diverse_frequent")
-		r := agentRun("", "profile", "user_criollo_heavy")
+		a := a.with("NARRATIVE_DATA_FILE", "narrative_data_2.csv")
+		checkProfile(t, a.run("", "profile", "user_diverse_frequent"), "narrative_data_2.csv", "user_diverse_frequent")
+		r := a.run("", "profile", "user_criollo_heavy")
 		if r.code != 1 || decodeError(t, r) != "ユーザーが見つかりません: user_criollo_heavy" {
 			t.Errorf("user_criollo_heavy from narrative_data_2.csv: %s", r)
 		}
@@ -362,9 +375,9 @@ func TestAgentE2E(t *testing.T) {
 
 	t.Run("ProfileDefaultSource", func(t *testing.T) {
 		for _, v := range []string{"", "narrative_data.csv"} {
-			t.Setenv("NARRATIVE_DATA_FILE", v)
-			checkProfile(t, agentRun("", "profile", "user_criollo_heavy"), "narrative_data.csv", "user_criollo_heavy")
-			r := agentRun("", "profile", "user_diverse_frequent")
+			a := a.with("NARRATIVE_DATA_FILE", v)
+			checkProfile(t, a.run("", "profile", "user_criollo_heavy"), "narrative_data.csv", "user_criollo_heavy")
+			r := a.run("", "profile", "user_diverse_frequent")
 			if r.code != 1 || decodeError(t, r) != "ユーザーが見つかりません: user_diverse_frequent" {
 				t.Errorf("NARRATIVE_DATA_FILE=%q: user_diverse_frequent: %s", v, r)
 			}
@@ -379,9 +392,9 @@ func TestAgentE2E(t *testing.T) {
 			"narrative_data_3.csv", // a fine name, but nothing was ingested from it
 		} {
 			t.Run(v, func(t *testing.T) {
-				t.Setenv("NARRATIVE_DATA_FILE", v)
+				a := a.with("NARRATIVE_DATA_FILE", v)
 				for _, id := range []string{"user_criollo_heavy", "user_diverse_frequent"} {
-					r := agentRun("", "profile", id)
+					r := a.run("", "profile", id)
 					if r.code != 2 {
 						t.Errorf("exit %d, want 2\n%s", r.code, r)
 					}
@@ -429,9 +442,9 @@ func TestAgentE2E(t *testing.T) {
 		for _, d := range []string{"events", "stores", "products"} {
 			for _, sql := range queries {
 				for _, viaStdin := range []bool{false, true} {
-					r := agentRun("", "query", d, "--format", "json", sql)
+					r := a.run("", "query", d, "--format", "json", sql)
 					if viaStdin {
-						r = agentRun(sql, "query", d, "--format", "json", "-")
+						r = a.run(sql, "query", d, "--format", "json", "-")
 					}
 					if r.code != 1 {
 						t.Errorf("%s: %s: exit %d, want 1\n%s", d, sql, r.code, r)
@@ -448,7 +461,7 @@ func TestAgentE2E(t *testing.T) {
 	})
 
 	t.Run("Tools", func(t *testing.T) {
-		r := agentRun("", "tools")
+		r := a.run("", "tools")
 		if r.code != 0 {
 			t.Fatal(r)
 		}
@@ -473,7 +486,7 @@ func TestAgentE2E(t *testing.T) {
 				t.Errorf("unexpected tool %q", tool.Name)
 				continue
 			}
-			if s := agentRun("", "schema", arg); s.code != 0 || tool.Description != s.stdout {
+			if s := a.run("", "schema", arg); s.code != 0 || tool.Description != s.stdout {
 				t.Errorf("%s: description differs from ctool schema %s", tool.Name, arg)
 			}
 			sl := gojsonschema.NewSchemaLoader()
@@ -504,18 +517,18 @@ func TestAgentE2E(t *testing.T) {
 			if argv[0] != "ctool" {
 				t.Fatalf("%s: argv %q", tool.Name, tool.Argv)
 			}
-			if r := agentRun("", argv[1:]...); r.code != 0 || !json.Valid([]byte(r.stdout)) {
+			if r := a.run("", argv[1:]...); r.code != 0 || !json.Valid([]byte(r.stdout)) {
 				t.Errorf("%s: argv %q does not run: %s", tool.Name, argv, r)
 			}
 		}
 		if want := []string{"search_stores", "search_events", "search_products", "get_user_profile"}; !reflect.DeepEqual(names, want) {
 			t.Errorf("tools %v, want %v", names, want)
 		}
-		text := agentRun("", "tools", "--format", "text")
+		text := a.run("", "tools", "--format", "text")
 		if text.code != 0 || strings.Count(text.stdout, "\n") != 4 {
 			t.Errorf("tools --format text: %s", text)
 		}
-		if r := agentRun("", "tools", "--format", "yaml"); r.code != 2 {
+		if r := a.run("", "tools", "--format", "yaml"); r.code != 2 {
 			t.Errorf("tools --format yaml: %s", r)
 		}
 	})
@@ -527,11 +540,11 @@ func TestAgentE2E(t *testing.T) {
 		}
 		for i, c := range cmds {
 			t.Run(fmt.Sprintf("%02d", i+1), func(t *testing.T) {
-				t.Setenv("NARRATIVE_DATA_FILE", "")
+				a := a
 				for k, v := range c.env {
-					t.Setenv(k, v)
+					a = a.with(k, v)
 				}
-				r := agentRun(c.stdin, c.args...)
+				r := a.run(c.stdin, c.args...)
 				if r.code != c.exit {
 					t.Errorf("line %d: %s\nexit %d, the transcript records %d\n%s", c.line, c.text, r.code, c.exit, r)
 				}

@@ -31,6 +31,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/azabudai/ctool/ingest/ingesttest"
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +90,8 @@ func runCtoolWithin(limit time.Duration, stdin string, args ...string) cliResult
 	var stdout, stderr syncBuffer
 	done := make(chan int, 1)
 	start := time.Now()
-	go func() { done <- run(argv, strings.NewReader(stdin), &stdout, &stderr) }()
+	e := &env{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+	go func() { done <- runWith(e, argv) }()
 	res := cliResult{args: argv}
 	if limit <= 0 {
 		res.code, res.finished = <-done, true
@@ -115,24 +118,14 @@ type e2eDB struct {
 
 func ingestE2EDB(t *testing.T) e2eDB {
 	t.Helper()
-	input, err := filepath.Abs(filepath.Join("..", "..", "input"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "data")
-	db := e2eDB{dir: dir, path: filepath.Join(dir, "ctool.duckdb"), input: input}
-	res := runCtool("", "ingest", "--input", input, "--db", db.path)
-	if res.code != 0 {
-		t.Fatalf("ingest failed:\n%s", res)
-	}
-	matches, err := filepath.Glob(filepath.Join(dir, "ctool.profiles-*.duckdb"))
+	input := ingesttest.SampleInput(t)
+	path := ingesttest.Build(t, input)
+	db := e2eDB{dir: filepath.Dir(path), path: path, input: input}
+	matches, err := filepath.Glob(filepath.Join(db.dir, "ctool.profiles-*.duckdb"))
 	if err != nil || len(matches) != 1 {
 		t.Fatalf("want exactly one profiles file beside the database, got %v (%v)", matches, err)
 	}
 	db.profiles = matches[0]
-	if !strings.Contains(res.stdout, filepath.Base(db.profiles)) {
-		t.Fatalf("ingest did not name the profiles file %s:\n%s", filepath.Base(db.profiles), res)
-	}
 	return db
 }
 
