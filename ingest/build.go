@@ -329,27 +329,29 @@ func closeFile(ctx context.Context, db *sql.DB, path string) error {
 // loadCSV lets DuckDB's reader load a file into table. Profiles record the file each row came from in
 // source_file: several profile files share one table.
 func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
-	var columns, names []string
+	var columns []string
 	for _, name := range f.Header {
 		columns = append(columns, sqlString(name)+": 'VARCHAR'")
-		names = append(names, sqlString(name))
 	}
 	selectList := "*"
 	if f.Dataset.Private {
 		selectList = sqlString(f.Name) + " AS source_file, *"
 	}
-	// Explicit options: no sniffing, RFC 4180 quoting, every column text, empty cells kept as ''.
+	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
+	// ("") or not, is NULL, as validation treats both as empty.
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s}, force_not_null = [%s])`,
-		sqlIdent(f.Dataset.Table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "), strings.Join(names, ", "))
+		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
+		nullstr = '', allow_quoted_nulls = true)`,
+		sqlIdent(f.Dataset.Table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
 	return nil
 }
 
-// checkLoaded cross-checks a loaded file against what validation read: the same row count and the same
-// number of bytes in every text column, so DuckDB and validation can never disagree about the data.
+// checkLoaded cross-checks a loaded file against what validation read: the same row count, the same
+// number of non-NULL cells in every column (validation's non-empty ones) and the same number of bytes
+// in every text column, so DuckDB and validation can never disagree about the data.
 func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	table, where := sqlIdent(f.Dataset.Table), ""
 	if f.Dataset.Private {
@@ -372,6 +374,9 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 		}
 	}
 	checks := []string{"count(*)"}
+	for _, name := range f.Header {
+		checks = append(checks, fmt.Sprintf("count(%s)", sqlIdent(name)))
+	}
 	for _, name := range text {
 		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", sqlIdent(name)))
 	}
@@ -386,9 +391,15 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	if dest[0] != int64(f.Rows) {
 		return fmt.Errorf("load %s: DuckDB read %d rows, validation read %d", f.Path, dest[0], f.Rows)
 	}
+	filled, bytes := dest[1:1+len(f.Header)], dest[1+len(f.Header):]
+	for i, name := range f.Header {
+		if filled[i] != f.Filled[name] {
+			return fmt.Errorf("load %s: DuckDB read %d values in column %s, validation read %d non-empty cells", f.Path, filled[i], name, f.Filled[name])
+		}
+	}
 	for i, name := range text {
-		if dest[i+1] != f.Bytes[name] {
-			return fmt.Errorf("load %s: DuckDB read %d bytes in column %s, validation read %d", f.Path, dest[i+1], name, f.Bytes[name])
+		if bytes[i] != f.Bytes[name] {
+			return fmt.Errorf("load %s: DuckDB read %d bytes in column %s, validation read %d", f.Path, bytes[i], name, f.Bytes[name])
 		}
 	}
 	return nil

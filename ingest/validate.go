@@ -36,6 +36,7 @@ type File struct {
 	Rows    int
 	Header  []string         // column names in file order
 	Bytes   map[string]int64 // per column, the total length in bytes of its cells
+	Filled  map[string]int64 // per column, how many cells are not empty (an empty cell loads as NULL)
 	HasCR   bool             // carriage returns anywhere in the file (CRLF line endings)
 }
 
@@ -192,6 +193,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		return nil, nil
 	}
 	f.Bytes = make(map[string]int64, len(columns))
+	f.Filled = make(map[string]int64, len(columns))
 
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
@@ -218,6 +220,9 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		for i, cell := range record {
 			c := columns[i]
 			f.Bytes[c.Name] += int64(len(cell))
+			if cell != "" {
+				f.Filled[c.Name]++
+			}
 			v.cell(f.Path, line, c, cell)
 		}
 		if d.PrimaryKey != "" {

@@ -91,7 +91,7 @@ func Describe(d *Dataset) Doc {
 	doc.OutputNote = fmt.Sprintf(`{"results": [...], "count": N, "truncated": true/false}。`+
 		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
 	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: d.Aliases,
-		Description: "元のCSVのテキストそのまま（空のセルは空文字 ''）。JSON列は文字列なので LIKE で検索できます"})
+		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
 		rd := RelationDoc{Name: v.Name, Description: v.Description}
 		if v.Extends != "" {
@@ -154,7 +154,7 @@ func Help(d *Dataset) string {
 		}
 	}
 	if len(jsonCols) > 0 {
-		b.WriteString("【JSON形式のカラム】（空のセルは不明を表します）\n")
+		b.WriteString("【JSON形式のカラム】（空のセルは NULL で、不明を表します）\n")
 		for _, c := range jsonCols {
 			// The full JSON Schema is in --format json; the text keeps what a model needs to write LIKE
 			// patterns and json_extract paths.

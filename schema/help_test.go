@@ -336,3 +336,19 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// An empty cell is NULL in the database: no text the agent reads may promise an empty string (空文字), and the help
+// says how an empty cell reads.
+func TestHelpSaysEmptyCellsAreNull(t *testing.T) {
+	for _, d := range All() {
+		help := Help(d)
+		for _, bad := range []string{"空文字", "''）", "!= ''", "<> ''"} {
+			if strings.Contains(help, bad) {
+				t.Errorf("%s help says empty cells are '' (%q)", d.Name, bad)
+			}
+		}
+		if !d.Private && !strings.Contains(help, "空のセルは NULL") {
+			t.Errorf("%s help does not say that an empty cell is NULL", d.Name)
+		}
+	}
+}
