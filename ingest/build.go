@@ -47,7 +47,8 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 		progress = func(string, ...any) {}
 	}
 	start := time.Now()
-	if err := checkInputDir(dir); err != nil {
+	files, err := plan(dir)
+	if err != nil {
 		return nil, nil, err
 	}
 	type validated struct {
@@ -60,7 +61,6 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 		done <- validated{res, err}
 	}()
 
-	files := plan(dir)
 	b, err := newBuilder(dbPath)
 	if err != nil {
 		<-done
@@ -96,8 +96,11 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 
 // plan lists the files a load reads, with their headers, as validation will find them. A file whose
 // header cannot be read is left out: validation reports it, and the load is thrown away.
-func plan(dir string) []*File {
-	entries, _ := os.ReadDir(dir)
+func plan(dir string) ([]*File, error) {
+	entries, err := readInputDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	var files []*File
 	for _, d := range schema.All() {
 		for _, e := range entries {
@@ -110,7 +113,7 @@ func plan(dir string) []*File {
 			}
 		}
 	}
-	return files
+	return files, nil
 }
 
 // readHeader reads a file's size and header row.

@@ -73,6 +73,11 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	if _, err := os.Stat(filepath.Join(filepath.Dir(dbPath), st.ProfilesFile)); err == nil && st.ProfilesFile != "" {
 		st.ProfilesFound = true
 	}
+	// An input directory that cannot be read is an error, not every source missing.
+	entries, err := readInputDir(inputDir)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := db.QueryContext(ctx, `SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", migrations.ErrNoDatabase, err)
@@ -103,11 +108,16 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 		return nil, err
 	}
 	// A data file added since the build (another narrative_data*.csv, say) makes the build stale too.
-	entries, _ := os.ReadDir(inputDir)
 	for _, e := range entries {
 		for _, d := range schema.All() {
 			if !e.IsDir() && d.MatchesFile(e.Name()) && !recorded[e.Name()] {
-				sum, _ := fileSHA256(filepath.Join(inputDir, e.Name()))
+				sum, err := fileSHA256(filepath.Join(inputDir, e.Name()))
+				if errors.Is(err, os.ErrNotExist) {
+					continue // removed since the directory was listed
+				}
+				if err != nil {
+					return nil, err
+				}
 				st.Sources = append(st.Sources, SourceStatus{Dataset: d.Name, File: e.Name(), State: Stale, SHA256: sum})
 			}
 		}

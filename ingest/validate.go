@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -49,12 +51,9 @@ type Result struct {
 // Validate checks every dataset's files in dir and reports every problem, keeping at most maxErrors
 // of them (0 keeps all). The error is for failures that are not the data's fault.
 func Validate(dir string, maxErrors int) (*Result, error) {
-	if err := checkInputDir(dir); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(dir)
+	entries, err := readInputDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("input directory: %w", err)
+		return nil, err
 	}
 	v, err := newValidator(maxErrors)
 	if err != nil {
@@ -94,16 +93,22 @@ func Validate(dir string, maxErrors int) (*Result, error) {
 	return res, nil
 }
 
-// checkInputDir says what is wrong with an input directory that cannot be read.
-func checkInputDir(dir string) error {
+// readInputDir lists the input directory. Its error wraps the *fs.PathError, so a caller can tell a
+// directory that does not exist (fs.ErrNotExist) from one it may not read (fs.ErrPermission) or a path
+// that is not a directory (syscall.ENOTDIR).
+func readInputDir(dir string) ([]os.DirEntry, error) {
 	info, err := os.Stat(dir)
+	if err == nil && !info.IsDir() {
+		err = &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
+	}
+	var entries []os.DirEntry
+	if err == nil {
+		entries, err = os.ReadDir(dir)
+	}
 	if err != nil {
-		return fmt.Errorf("input directory: %w", err)
+		return nil, fmt.Errorf("input directory: %w", err)
 	}
-	if !info.IsDir() {
-		return fmt.Errorf("input directory: %s is not a directory", dir)
-	}
-	return nil
+	return entries, nil
 }
 
 type validator struct {
