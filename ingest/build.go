@@ -28,9 +28,6 @@ type Summary struct {
 	Elapsed       time.Duration
 }
 
-// Progress receives a line per step while building; nil discards them.
-type Progress func(format string, args ...any)
-
 // ProfilesPath is the profiles database of a build: beside the main file, named by the build so that
 // renaming the main file into place switches both files at once.
 func ProfilesPath(dbPath, buildID string) string {
@@ -41,15 +38,24 @@ func ProfilesPath(dbPath, buildID string) string {
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
 // matches validation's. The Result is returned whenever validation ran; the Summary only when the
-// database was built. A build killed at any moment leaves the old files working.
-func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Progress) (*Result, *Summary, error) {
-	if progress == nil {
-		progress = func(string, ...any) {}
-	}
+// database was built. opts.Progress follows validation's reading; its last report, Done, comes when
+// the build is committed or abandoned. A build killed at any moment leaves the old files working.
+func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Summary, error) {
 	start := time.Now()
 	files, err := plan(dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	vopts := opts
+	var read Progress // validation's last report, held back until the build is over
+	if opts.Progress != nil {
+		vopts.Progress = func(p Progress) {
+			if p.Done {
+				read = p
+				return
+			}
+			opts.Progress(p)
+		}
 	}
 	type validated struct {
 		res *Result
@@ -57,9 +63,13 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 	}
 	done := make(chan validated, 1)
 	go func() {
-		res, err := Validate(dir, maxErrors)
+		res, err := Validate(dir, vopts)
 		done <- validated{res, err}
 	}()
+	if opts.Progress != nil {
+		// Every return below waits for validation first.
+		defer func() { read.Done = true; opts.Progress(read) }()
+	}
 
 	b, err := newBuilder(dbPath)
 	if err != nil {
@@ -70,7 +80,7 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 	loadCtx, cancelLoad := context.WithCancel(ctx)
 	defer cancelLoad()
 	loaded := make(chan error, 1)
-	go func() { loaded <- b.load(loadCtx, files, progress) }()
+	go func() { loaded <- b.load(loadCtx, files) }()
 
 	v := <-done
 	if v.err != nil || !v.res.Report.Valid() {
@@ -78,13 +88,17 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 		<-loaded
 		return v.res, nil, v.err
 	}
+	if opts.Progress != nil {
+		// Read but not done: the load may still be running, and the commit is to come.
+		opts.Progress(Progress{Rows: read.Rows, Bytes: read.Bytes, TotalBytes: read.TotalBytes, Read: true})
+	}
 	if err := <-loaded; err != nil {
 		return v.res, nil, err
 	}
 	if !samePlan(files, v.res.Files) {
 		return v.res, nil, errors.New("the input files changed while they were read; run ingest again")
 	}
-	version, err := b.finish(ctx, v.res, progress)
+	version, err := b.finish(ctx, v.res)
 	if err != nil {
 		return v.res, nil, err
 	}
@@ -177,7 +191,7 @@ func newBuilder(dbPath string) (*builder, error) {
 }
 
 // load creates both files, applies the migrations and loads every file into its table.
-func (b *builder) load(ctx context.Context, files []*File, progress Progress) error {
+func (b *builder) load(ctx context.Context, files []*File) error {
 	var err error
 	if b.main, err = openFile(b.tmpMain); err != nil {
 		return err
@@ -192,11 +206,9 @@ func (b *builder) load(ctx context.Context, files []*File, progress Progress) er
 		return err
 	}
 	for _, f := range files {
-		started := time.Now()
 		if err := loadCSV(ctx, b.dbFor(f), f); err != nil {
 			return err
 		}
-		progress("loaded %-9s %s (%s)", f.Dataset.Name, f.Name, time.Since(started).Round(time.Millisecond))
 	}
 	return nil
 }
@@ -211,7 +223,7 @@ func (b *builder) dbFor(f *File) *sql.DB {
 
 // finish cross-checks every loaded table against validation, records the build, verifies both files
 // against schema/ and closes them, checkpointed. It returns the main file's schema version.
-func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (int, error) {
+func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 	now := time.Now()
 	for _, f := range res.Files {
 		if err := checkLoaded(ctx, b.dbFor(f), f); err != nil {
@@ -221,7 +233,6 @@ func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (i
 			f.Dataset.Name, f.Name, f.SHA256, f.Rows, now); err != nil {
 			return 0, err
 		}
-		progress("%-9s %10s rows  %s", f.Dataset.Name, commas(f.Rows), f.Name)
 	}
 	version, err := migrations.Latest(migrations.Main)
 	if err != nil {

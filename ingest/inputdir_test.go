@@ -31,11 +31,11 @@ func TestUnreadableInputDir(t *testing.T) {
 
 	entryPoints := map[string]func(dir string) error{
 		"Validate": func(dir string) error {
-			_, err := ingest.Validate(dir, 0)
+			_, err := ingest.Validate(dir, ingest.Options{})
 			return err
 		},
 		"Ingest": func(dir string) error {
-			_, _, err := ingest.Ingest(context.Background(), dir, filepath.Join(t.TempDir(), "new.duckdb"), 0, nil)
+			_, _, err := ingest.Ingest(context.Background(), dir, filepath.Join(t.TempDir(), "new.duckdb"), ingest.Options{})
 			return err
 		},
 		"ReadStatus": func(dir string) error {

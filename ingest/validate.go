@@ -48,26 +48,38 @@ type Result struct {
 	Report *Report
 }
 
-// Validate checks every dataset's files in dir and reports every problem, keeping at most maxErrors
-// of them (0 keeps all). The error is for failures that are not the data's fault.
-func Validate(dir string, maxErrors int) (*Result, error) {
+// Validate checks every dataset's files in dir and reports every problem, keeping at most
+// opts.MaxErrors of them, and tells opts.Progress how far it has read. The error is for failures that
+// are not the data's fault.
+func Validate(dir string, opts Options) (res *Result, err error) {
 	entries, err := readInputDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	v, err := newValidator(maxErrors)
+	v, err := newValidator(opts.MaxErrors)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Report: v.report}
-	var storeIDs map[string]bool
+	files := map[*schema.Dataset][]string{}
+	v.progress.report = opts.Progress
 	for _, d := range schema.All() {
-		var names []string
 		for _, e := range entries {
 			if !e.IsDir() && d.MatchesFile(e.Name()) {
-				names = append(names, e.Name())
+				files[d] = append(files[d], e.Name())
+				if info, err := e.Info(); err == nil {
+					v.progress.now.TotalBytes += info.Size()
+				}
 			}
 		}
+	}
+	if opts.Progress != nil {
+		v.progress.send()
+		defer func() { v.progress.finish(err == nil) }()
+	}
+	res = &Result{Report: v.report}
+	var storeIDs map[string]bool
+	for _, d := range schema.All() {
+		names := files[d]
 		sort.Strings(names)
 		if len(names) == 0 {
 			want := d.SourceFile
@@ -112,8 +124,9 @@ func readInputDir(dir string) ([]os.DirEntry, error) {
 }
 
 type validator struct {
-	report  *Report
-	schemas map[string]*gojsonschema.Schema
+	report   *Report
+	progress progress
+	schemas  map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
 	seen map[string][]string
 }
@@ -172,6 +185,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		f.SHA256 = hex.EncodeToString(hr.h.Sum(nil))
 		f.Size = hr.n
 		f.HasCR = hr.hasCR
+		v.progress.fileRead(hr.n)
 	}()
 	r, err := csvReader(hr, 1<<20)
 	if err != nil {
@@ -217,6 +231,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 		line, _ := r.FieldPos(0)
 		f.Rows++
+		v.progress.record(hr.n)
 		if len(record) != len(columns) {
 			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
 				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})

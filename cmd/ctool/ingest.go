@@ -41,12 +41,11 @@ func newIngestCommand() *cli.Command {
 }
 
 func runIngest(c *cli.Context, opts ingestOptions) error {
-	var progress ingest.Progress
+	iopts := ingest.Options{MaxErrors: opts.maxErrors}
 	if isTerminal(c.App.ErrWriter) {
-		progress = func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "  "+format+"\n", args...) }
-		progress("validating and loading %s ...", opts.input)
+		iopts.Progress = ingest.ProgressBar(c.App.ErrWriter)
 	}
-	res, sum, err := ingest.Ingest(c.Context, opts.input, opts.db, opts.maxErrors, progress)
+	res, sum, err := ingest.Ingest(c.Context, opts.input, opts.db, iopts)
 	switch {
 	case res == nil && err != nil:
 		return usageError("%v", err)

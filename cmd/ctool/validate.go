@@ -45,7 +45,11 @@ func runValidate(c *cli.Context, opts validateOptions) error {
 	if opts.maxErrors < 0 {
 		return usageError("--max-errors must be 0 or more")
 	}
-	res, err := ingest.Validate(opts.input, opts.maxErrors)
+	vopts := ingest.Options{MaxErrors: opts.maxErrors}
+	if isTerminal(c.App.ErrWriter) {
+		vopts.Progress = ingest.ProgressBar(c.App.ErrWriter)
+	}
+	res, err := ingest.Validate(opts.input, vopts)
 	if err != nil {
 		return usageError("%v", err)
 	}
