@@ -102,7 +102,7 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 	if err != nil {
 		return v.res, nil, err
 	}
-	if err := b.commit(); err != nil {
+	if err := b.commit(ctx); err != nil {
 		return v.res, nil, err
 	}
 	return v.res, &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
@@ -265,9 +265,12 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 
 // commit puts the build in place. The profiles file gets its final, build-unique name first; it is
 // unreachable until the main file that names it is renamed over the target, the one step that
-// switches readers to the new build.
-func (b *builder) commit() error {
+// switches readers to the new build. Then every profiles file but the new one and the one the replaced
+// build names is removed: a reader that opened the old main file just before the rename still finds
+// its profiles, and a profiles file of a build killed before its commit goes.
+func (b *builder) commit(ctx context.Context) error {
 	dir := filepath.Dir(b.dbPath)
+	previous := profilesOf(ctx, b.dbPath)
 	if err := os.Rename(b.tmpProfiles, b.profilesPath); err != nil {
 		return err
 	}
@@ -281,8 +284,22 @@ func (b *builder) commit() error {
 	if err := syncDir(dir); err != nil {
 		return err
 	}
-	removeOldProfiles(b.dbPath, b.profilesPath)
+	removeOldProfiles(b.dbPath, b.profilesPath, previous)
 	return nil
+}
+
+// profilesOf is the profiles file the build at dbPath names, or "" when there is no readable build.
+func profilesOf(ctx context.Context, dbPath string) string {
+	db, err := migrations.OpenReadOnly(ctx, dbPath)
+	if err != nil {
+		return ""
+	}
+	defer db.Close()
+	info, err := migrations.BuildInfo(ctx, db)
+	if err != nil || info[migrations.BuildProfiles] == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(dbPath), info[migrations.BuildProfiles])
 }
 
 // abort closes and removes whatever an uncommitted build wrote.
@@ -452,33 +469,14 @@ func removeAbandoned(dbPath string) {
 	}
 }
 
-// removeOldProfiles deletes profiles files no current build names. The previous one stays, so a reader
-// that opened the old main file just before the rename still finds its profiles.
-func removeOldProfiles(dbPath, current string) {
+// removeOldProfiles deletes every profiles file beside dbPath but current and previous.
+func removeOldProfiles(dbPath, current, previous string) {
 	matches, _ := filepath.Glob(strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-*.duckdb")
-	type aged struct {
-		path string
-		mod  time.Time
-	}
-	var old []aged
+	keep := map[string]bool{filepath.Clean(current): true, filepath.Clean(previous): true}
 	for _, m := range matches {
-		if m == current {
-			continue
-		}
-		if info, err := os.Stat(m); err == nil {
-			old = append(old, aged{m, info.ModTime()})
-		}
-	}
-	newest := -1
-	for i, o := range old {
-		if newest < 0 || o.mod.After(old[newest].mod) {
-			newest = i
-		}
-	}
-	for i, o := range old {
-		if i != newest {
-			os.Remove(o.path)
-			os.Remove(o.path + ".wal")
+		if !keep[filepath.Clean(m)] {
+			os.Remove(m)
+			os.Remove(m + ".wal")
 		}
 	}
 }
