@@ -28,6 +28,20 @@ type Summary struct {
 	Elapsed       time.Duration
 }
 
+// The steps of a build, in order, as Options.Step names them. A build stopped before StepCommitted
+// leaves the previous build in place; from StepCommitted on, the new build is the one readers open.
+const (
+	StepCreated         = "created"          // both temporary files exist, migrated
+	StepLoaded          = "loaded"           // every input file is loaded into them
+	StepChecked         = "checked"          // cross-checked with validation, the build recorded and verified
+	StepClosed          = "closed"           // both files checkpointed, closed and synced
+	StepProfilesRenamed = "profiles-renamed" // the profiles file has its final name, which no main file names yet
+	StepProfilesSynced  = "profiles-synced"  // that rename is on disk
+	StepCommitted       = "committed"        // the main file is renamed into place: the commit point
+	StepSynced          = "synced"           // that rename is on disk
+	StepCleaned         = "cleaned"          // profiles files older than the previous build's are removed
+)
+
 // ProfilesPath is the profiles database of a build: beside the main file, named by the build so that
 // renaming the main file into place switches both files at once.
 func ProfilesPath(dbPath, buildID string) string {
@@ -71,7 +85,7 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 		defer func() { read.Done = true; opts.Progress(read) }()
 	}
 
-	b, err := newBuilder(dbPath)
+	b, err := newBuilder(dbPath, opts.Step)
 	if err != nil {
 		<-done
 		return nil, nil, err
@@ -172,10 +186,14 @@ type builder struct {
 	main, profiles       *sql.DB
 	committed            bool
 	createdDir           string // removed again, if still empty, when the build fails
+	step                 func(name string)
 }
 
-func newBuilder(dbPath string) (*builder, error) {
-	b := &builder{dbPath: dbPath, buildID: newBuildID()}
+func newBuilder(dbPath string, step func(string)) (*builder, error) {
+	if step == nil {
+		step = func(string) {}
+	}
+	b := &builder{dbPath: dbPath, buildID: newBuildID(), step: step}
 	dir := filepath.Dir(dbPath)
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		b.createdDir = dir
@@ -205,11 +223,13 @@ func (b *builder) load(ctx context.Context, files []*File) error {
 	if _, err := migrations.Apply(ctx, b.profiles, migrations.Profiles); err != nil {
 		return err
 	}
+	b.step(StepCreated)
 	for _, f := range files {
 		if err := loadCSV(ctx, b.dbFor(f), f); err != nil {
 			return err
 		}
 	}
+	b.step(StepLoaded)
 	return nil
 }
 
@@ -253,6 +273,7 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 	if err := migrations.VerifyProfiles(ctx, b.profiles); err != nil {
 		return 0, err
 	}
+	b.step(StepChecked)
 	err = closeFile(ctx, b.main, b.tmpMain)
 	b.main = nil
 	if err != nil {
@@ -260,7 +281,11 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 	}
 	err = closeFile(ctx, b.profiles, b.tmpProfiles)
 	b.profiles = nil
-	return version, err
+	if err != nil {
+		return 0, err
+	}
+	b.step(StepClosed)
+	return version, nil
 }
 
 // commit puts the build in place. The profiles file gets its final, build-unique name first; it is
@@ -274,17 +299,22 @@ func (b *builder) commit(ctx context.Context) error {
 	if err := os.Rename(b.tmpProfiles, b.profilesPath); err != nil {
 		return err
 	}
+	b.step(StepProfilesRenamed)
 	if err := syncDir(dir); err != nil {
 		return err
 	}
+	b.step(StepProfilesSynced)
 	if err := os.Rename(b.tmpMain, b.dbPath); err != nil {
 		return err
 	}
 	b.committed = true
+	b.step(StepCommitted)
 	if err := syncDir(dir); err != nil {
 		return err
 	}
+	b.step(StepSynced)
 	removeOldProfiles(b.dbPath, b.profilesPath, previous)
+	b.step(StepCleaned)
 	return nil
 }
 

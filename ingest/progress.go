@@ -16,6 +16,9 @@ type Options struct {
 	// progressBytes bytes, after each file, and a last time with Done set, also when the call fails.
 	// Calls never overlap.
 	Progress func(Progress)
+	// Step, when set, is called by Ingest after each step of the build with the step's name (the Step
+	// constants, in that order), so that tests can stop a build at any of them. The CLI passes nil.
+	Step func(name string)
 }
 
 // Progress is how far validation has read the input; an ingest loads the same files alongside it.
