@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
@@ -28,8 +29,19 @@ type Summary struct {
 	Elapsed       time.Duration
 }
 
-// Progress receives a line per step while building; nil discards them.
-type Progress func(format string, args ...any)
+// The steps of a build, in order, as Options.Step names them. A build stopped before StepCommitted
+// leaves the previous build in place; from StepCommitted on, the new build is the one readers open.
+const (
+	StepCreated         = "created"          // both temporary files exist, migrated
+	StepLoaded          = "loaded"           // every input file is loaded into them
+	StepChecked         = "checked"          // cross-checked with validation, the build recorded and verified
+	StepClosed          = "closed"           // both files checkpointed, closed and synced
+	StepProfilesRenamed = "profiles-renamed" // the profiles file has its final name, which no main file names yet
+	StepProfilesSynced  = "profiles-synced"  // that rename is on disk
+	StepCommitted       = "committed"        // the main file is renamed into place: the commit point
+	StepSynced          = "synced"           // that rename is on disk
+	StepCleaned         = "cleaned"          // profiles files older than the previous build's are removed
+)
 
 // ProfilesPath is the profiles database of a build: beside the main file, named by the build so that
 // renaming the main file into place switches both files at once.
@@ -41,14 +53,24 @@ func ProfilesPath(dbPath, buildID string) string {
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
 // matches validation's. The Result is returned whenever validation ran; the Summary only when the
-// database was built. A build killed at any moment leaves the old files working.
-func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Progress) (*Result, *Summary, error) {
-	if progress == nil {
-		progress = func(string, ...any) {}
-	}
+// database was built. opts.Progress follows validation's reading; its last report, Done, comes when
+// the build is committed or abandoned. A build killed at any moment leaves the old files working.
+func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Summary, error) {
 	start := time.Now()
-	if err := checkInputDir(dir); err != nil {
+	files, err := plan(dir)
+	if err != nil {
 		return nil, nil, err
+	}
+	vopts := opts
+	var read Progress // validation's last report, held back until the build is over
+	if opts.Progress != nil {
+		vopts.Progress = func(p Progress) {
+			if p.Done {
+				read = p
+				return
+			}
+			opts.Progress(p)
+		}
 	}
 	type validated struct {
 		res *Result
@@ -56,12 +78,15 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 	}
 	done := make(chan validated, 1)
 	go func() {
-		res, err := Validate(dir, maxErrors)
+		res, err := Validate(dir, vopts)
 		done <- validated{res, err}
 	}()
+	if opts.Progress != nil {
+		// Every return below waits for validation first.
+		defer func() { read.Done = true; opts.Progress(read) }()
+	}
 
-	files := plan(dir)
-	b, err := newBuilder(dbPath)
+	b, err := newBuilder(dbPath, opts.Step)
 	if err != nil {
 		<-done
 		return nil, nil, err
@@ -70,7 +95,7 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 	loadCtx, cancelLoad := context.WithCancel(ctx)
 	defer cancelLoad()
 	loaded := make(chan error, 1)
-	go func() { loaded <- b.load(loadCtx, files, progress) }()
+	go func() { loaded <- b.load(loadCtx, files) }()
 
 	v := <-done
 	if v.err != nil || !v.res.Report.Valid() {
@@ -78,17 +103,21 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 		<-loaded
 		return v.res, nil, v.err
 	}
+	if opts.Progress != nil {
+		// Read but not done: the load may still be running, and the commit is to come.
+		opts.Progress(Progress{Rows: read.Rows, Bytes: read.Bytes, TotalBytes: read.TotalBytes, Read: true})
+	}
 	if err := <-loaded; err != nil {
 		return v.res, nil, err
 	}
 	if !samePlan(files, v.res.Files) {
 		return v.res, nil, errors.New("the input files changed while they were read; run ingest again")
 	}
-	version, err := b.finish(ctx, v.res, progress)
+	version, err := b.finish(ctx, v.res)
 	if err != nil {
 		return v.res, nil, err
 	}
-	if err := b.commit(); err != nil {
+	if err := b.commit(ctx); err != nil {
 		return v.res, nil, err
 	}
 	return v.res, &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
@@ -96,8 +125,11 @@ func Ingest(ctx context.Context, dir, dbPath string, maxErrors int, progress Pro
 
 // plan lists the files a load reads, with their headers, as validation will find them. A file whose
 // header cannot be read is left out: validation reports it, and the load is thrown away.
-func plan(dir string) []*File {
-	entries, _ := os.ReadDir(dir)
+func plan(dir string) ([]*File, error) {
+	entries, err := readInputDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	var files []*File
 	for _, d := range schema.All() {
 		for _, e := range entries {
@@ -110,7 +142,7 @@ func plan(dir string) []*File {
 			}
 		}
 	}
-	return files
+	return files, nil
 }
 
 // readHeader reads a file's size and header row.
@@ -155,10 +187,14 @@ type builder struct {
 	main, profiles       *sql.DB
 	committed            bool
 	createdDir           string // removed again, if still empty, when the build fails
+	step                 func(name string)
 }
 
-func newBuilder(dbPath string) (*builder, error) {
-	b := &builder{dbPath: dbPath, buildID: newBuildID()}
+func newBuilder(dbPath string, step func(string)) (*builder, error) {
+	if step == nil {
+		step = func(string) {}
+	}
+	b := &builder{dbPath: dbPath, buildID: newBuildID(), step: step}
 	dir := filepath.Dir(dbPath)
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		b.createdDir = dir
@@ -174,7 +210,7 @@ func newBuilder(dbPath string) (*builder, error) {
 }
 
 // load creates both files, applies the migrations and loads every file into its table.
-func (b *builder) load(ctx context.Context, files []*File, progress Progress) error {
+func (b *builder) load(ctx context.Context, files []*File) error {
 	var err error
 	if b.main, err = openFile(b.tmpMain); err != nil {
 		return err
@@ -188,13 +224,13 @@ func (b *builder) load(ctx context.Context, files []*File, progress Progress) er
 	if _, err := migrations.Apply(ctx, b.profiles, migrations.Profiles); err != nil {
 		return err
 	}
+	b.step(StepCreated)
 	for _, f := range files {
-		started := time.Now()
 		if err := loadCSV(ctx, b.dbFor(f), f); err != nil {
 			return err
 		}
-		progress("loaded %-9s %s (%s)", f.Dataset.Name, f.Name, time.Since(started).Round(time.Millisecond))
 	}
+	b.step(StepLoaded)
 	return nil
 }
 
@@ -208,7 +244,7 @@ func (b *builder) dbFor(f *File) *sql.DB {
 
 // finish cross-checks every loaded table against validation, records the build, verifies both files
 // against schema/ and closes them, checkpointed. It returns the main file's schema version.
-func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (int, error) {
+func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 	now := time.Now()
 	for _, f := range res.Files {
 		if err := checkLoaded(ctx, b.dbFor(f), f); err != nil {
@@ -218,19 +254,18 @@ func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (i
 			f.Dataset.Name, f.Name, f.SHA256, f.Rows, now); err != nil {
 			return 0, err
 		}
-		progress("%-9s %10s rows  %s", f.Dataset.Name, commas(f.Rows), f.Name)
 	}
 	version, err := migrations.Latest(migrations.Main)
 	if err != nil {
 		return 0, err
 	}
-	for k, v := range map[string]string{migrations.BuildID: b.buildID, migrations.BuildTime: now.UTC().Format(time.RFC3339),
-		migrations.BuildProfiles: filepath.Base(b.profilesPath), migrations.BuildSchema: strconv.Itoa(version)} {
+	for k, v := range map[string]string{database.BuildID: b.buildID, database.BuildTime: now.UTC().Format(time.RFC3339),
+		database.BuildProfiles: filepath.Base(b.profilesPath), database.BuildSchema: strconv.Itoa(version)} {
 		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
 			return 0, err
 		}
 	}
-	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, migrations.BuildID, b.buildID); err != nil {
+	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, database.BuildID, b.buildID); err != nil {
 		return 0, err
 	}
 	if err := migrations.VerifyMain(ctx, b.main); err != nil {
@@ -239,6 +274,7 @@ func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (i
 	if err := migrations.VerifyProfiles(ctx, b.profiles); err != nil {
 		return 0, err
 	}
+	b.step(StepChecked)
 	err = closeFile(ctx, b.main, b.tmpMain)
 	b.main = nil
 	if err != nil {
@@ -246,29 +282,54 @@ func (b *builder) finish(ctx context.Context, res *Result, progress Progress) (i
 	}
 	err = closeFile(ctx, b.profiles, b.tmpProfiles)
 	b.profiles = nil
-	return version, err
+	if err != nil {
+		return 0, err
+	}
+	b.step(StepClosed)
+	return version, nil
 }
 
 // commit puts the build in place. The profiles file gets its final, build-unique name first; it is
 // unreachable until the main file that names it is renamed over the target, the one step that
-// switches readers to the new build.
-func (b *builder) commit() error {
+// switches readers to the new build. Then every profiles file but the new one and the one the replaced
+// build names is removed: a reader that opened the old main file just before the rename still finds
+// its profiles, and a profiles file of a build killed before its commit goes.
+func (b *builder) commit(ctx context.Context) error {
 	dir := filepath.Dir(b.dbPath)
+	previous := profilesOf(ctx, b.dbPath)
 	if err := os.Rename(b.tmpProfiles, b.profilesPath); err != nil {
 		return err
 	}
+	b.step(StepProfilesRenamed)
 	if err := syncDir(dir); err != nil {
 		return err
 	}
+	b.step(StepProfilesSynced)
 	if err := os.Rename(b.tmpMain, b.dbPath); err != nil {
 		return err
 	}
 	b.committed = true
+	b.step(StepCommitted)
 	if err := syncDir(dir); err != nil {
 		return err
 	}
-	removeOldProfiles(b.dbPath, b.profilesPath)
+	b.step(StepSynced)
+	removeOldProfiles(b.dbPath, b.profilesPath, previous)
+	b.step(StepCleaned)
 	return nil
+}
+
+// profilesOf is the profiles file the build at dbPath names, or "" when there is no readable build.
+func profilesOf(ctx context.Context, dbPath string) string {
+	b, err := database.Open(ctx, dbPath)
+	if err != nil {
+		return ""
+	}
+	defer b.Close()
+	if b.Build[database.BuildProfiles] == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(dbPath), b.Build[database.BuildProfiles])
 }
 
 // abort closes and removes whatever an uncommitted build wrote.
@@ -329,27 +390,29 @@ func closeFile(ctx context.Context, db *sql.DB, path string) error {
 // loadCSV lets DuckDB's reader load a file into table. Profiles record the file each row came from in
 // source_file: several profile files share one table.
 func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
-	var columns, names []string
+	var columns []string
 	for _, name := range f.Header {
 		columns = append(columns, sqlString(name)+": 'VARCHAR'")
-		names = append(names, sqlString(name))
 	}
 	selectList := "*"
 	if f.Dataset.Private {
 		selectList = sqlString(f.Name) + " AS source_file, *"
 	}
-	// Explicit options: no sniffing, RFC 4180 quoting, every column text, empty cells kept as ''.
+	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
+	// ("") or not, is NULL, as validation treats both as empty.
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s}, force_not_null = [%s])`,
-		sqlIdent(f.Dataset.Table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "), strings.Join(names, ", "))
+		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
+		nullstr = '', allow_quoted_nulls = true)`,
+		sqlIdent(f.Dataset.Table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
 	return nil
 }
 
-// checkLoaded cross-checks a loaded file against what validation read: the same row count and the same
-// number of bytes in every text column, so DuckDB and validation can never disagree about the data.
+// checkLoaded cross-checks a loaded file against what validation read: the same row count, the same
+// number of non-NULL cells in every column (validation's non-empty ones) and the same number of bytes
+// in every text column, so DuckDB and validation can never disagree about the data.
 func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	table, where := sqlIdent(f.Dataset.Table), ""
 	if f.Dataset.Private {
@@ -372,6 +435,9 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 		}
 	}
 	checks := []string{"count(*)"}
+	for _, name := range f.Header {
+		checks = append(checks, fmt.Sprintf("count(%s)", sqlIdent(name)))
+	}
 	for _, name := range text {
 		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", sqlIdent(name)))
 	}
@@ -386,9 +452,15 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	if dest[0] != int64(f.Rows) {
 		return fmt.Errorf("load %s: DuckDB read %d rows, validation read %d", f.Path, dest[0], f.Rows)
 	}
+	filled, bytes := dest[1:1+len(f.Header)], dest[1+len(f.Header):]
+	for i, name := range f.Header {
+		if filled[i] != f.Filled[name] {
+			return fmt.Errorf("load %s: DuckDB read %d values in column %s, validation read %d non-empty cells", f.Path, filled[i], name, f.Filled[name])
+		}
+	}
 	for i, name := range text {
-		if dest[i+1] != f.Bytes[name] {
-			return fmt.Errorf("load %s: DuckDB read %d bytes in column %s, validation read %d", f.Path, dest[i+1], name, f.Bytes[name])
+		if bytes[i] != f.Bytes[name] {
+			return fmt.Errorf("load %s: DuckDB read %d bytes in column %s, validation read %d", f.Path, bytes[i], name, f.Bytes[name])
 		}
 	}
 	return nil
@@ -427,33 +499,14 @@ func removeAbandoned(dbPath string) {
 	}
 }
 
-// removeOldProfiles deletes profiles files no current build names. The previous one stays, so a reader
-// that opened the old main file just before the rename still finds its profiles.
-func removeOldProfiles(dbPath, current string) {
+// removeOldProfiles deletes every profiles file beside dbPath but current and previous.
+func removeOldProfiles(dbPath, current, previous string) {
 	matches, _ := filepath.Glob(strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-*.duckdb")
-	type aged struct {
-		path string
-		mod  time.Time
-	}
-	var old []aged
+	keep := map[string]bool{filepath.Clean(current): true, filepath.Clean(previous): true}
 	for _, m := range matches {
-		if m == current {
-			continue
-		}
-		if info, err := os.Stat(m); err == nil {
-			old = append(old, aged{m, info.ModTime()})
-		}
-	}
-	newest := -1
-	for i, o := range old {
-		if newest < 0 || o.mod.After(old[newest].mod) {
-			newest = i
-		}
-	}
-	for i, o := range old {
-		if i != newest {
-			os.Remove(o.path)
-			os.Remove(o.path + ".wal")
+		if !keep[filepath.Clean(m)] {
+			os.Remove(m)
+			os.Remove(m + ".wal")
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 )
@@ -56,26 +57,28 @@ func (s *Status) Current() bool {
 
 // ReadStatus describes the database at dbPath and compares its sources with the files in inputDir.
 func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
-	db, err := migrations.OpenReadOnly(ctx, dbPath)
+	b, err := database.Open(ctx, dbPath)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
-	info, err := migrations.BuildInfo(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	st := &Status{DB: dbPath, BuiltAt: info[migrations.BuildTime], ProfilesFile: info[migrations.BuildProfiles], Rows: map[string]int64{}}
-	st.SchemaVersion, _ = strconv.Atoi(info[migrations.BuildSchema])
+	defer b.Close()
+	info, db := b.Build, b.DB()
+	st := &Status{DB: dbPath, BuiltAt: info[database.BuildTime], ProfilesFile: info[database.BuildProfiles], Rows: map[string]int64{}}
+	st.SchemaVersion, _ = strconv.Atoi(info[database.BuildSchema])
 	if st.LatestSchema, err = migrations.Latest(migrations.Main); err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(dbPath), st.ProfilesFile)); err == nil && st.ProfilesFile != "" {
 		st.ProfilesFound = true
 	}
+	// An input directory that cannot be read is an error, not every source missing.
+	entries, err := readInputDir(inputDir)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := db.QueryContext(ctx, `SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", migrations.ErrNoDatabase, err)
+		return nil, fmt.Errorf("%w: %v", database.ErrNoDatabase, err)
 	}
 	defer rows.Close()
 	recorded := map[string]bool{}
@@ -103,11 +106,16 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 		return nil, err
 	}
 	// A data file added since the build (another narrative_data*.csv, say) makes the build stale too.
-	entries, _ := os.ReadDir(inputDir)
 	for _, e := range entries {
 		for _, d := range schema.All() {
 			if !e.IsDir() && d.MatchesFile(e.Name()) && !recorded[e.Name()] {
-				sum, _ := fileSHA256(filepath.Join(inputDir, e.Name()))
+				sum, err := fileSHA256(filepath.Join(inputDir, e.Name()))
+				if errors.Is(err, os.ErrNotExist) {
+					continue // removed since the directory was listed
+				}
+				if err != nil {
+					return nil, err
+				}
 				st.Sources = append(st.Sources, SourceStatus{Dataset: d.Name, File: e.Name(), State: Stale, SHA256: sum})
 			}
 		}

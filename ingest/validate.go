@@ -38,6 +38,7 @@ type File struct {
 	Rows    int
 	Header  []string         // column names in file order
 	Bytes   map[string]int64 // per column, the total length in bytes of its cells
+	Filled  map[string]int64 // per column, how many cells are not empty (an empty cell loads as NULL)
 	HasCR   bool             // carriage returns anywhere in the file (CRLF line endings)
 }
 
@@ -47,29 +48,38 @@ type Result struct {
 	Report *Report
 }
 
-// Validate checks every dataset's files in dir and reports every problem, keeping at most maxErrors
-// of them (0 keeps all). The error is for failures that are not the data's fault.
-func Validate(dir string, maxErrors int) (*Result, error) {
-	if err := checkInputDir(dir); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("input directory: %w", err)
-	}
-	v, err := newValidator(maxErrors)
+// Validate checks every dataset's files in dir and reports every problem, keeping at most
+// opts.MaxErrors of them, and tells opts.Progress how far it has read. The error is for failures that
+// are not the data's fault.
+func Validate(dir string, opts Options) (res *Result, err error) {
+	entries, err := readInputDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Report: v.report}
-	var storeIDs map[string]bool
+	v, err := newValidator(opts.MaxErrors)
+	if err != nil {
+		return nil, err
+	}
+	files := map[*schema.Dataset][]string{}
+	v.progress.report = opts.Progress
 	for _, d := range schema.All() {
-		var names []string
 		for _, e := range entries {
 			if !e.IsDir() && d.MatchesFile(e.Name()) {
-				names = append(names, e.Name())
+				files[d] = append(files[d], e.Name())
+				if info, err := e.Info(); err == nil {
+					v.progress.now.TotalBytes += info.Size()
+				}
 			}
 		}
+	}
+	if opts.Progress != nil {
+		v.progress.send()
+		defer func() { v.progress.finish(err == nil) }()
+	}
+	res = &Result{Report: v.report}
+	var storeIDs map[string]bool
+	for _, d := range schema.All() {
+		names := files[d]
 		sort.Strings(names)
 		if len(names) == 0 {
 			want := d.SourceFile
@@ -95,21 +105,28 @@ func Validate(dir string, maxErrors int) (*Result, error) {
 	return res, nil
 }
 
-// checkInputDir says what is wrong with an input directory that cannot be read.
-func checkInputDir(dir string) error {
+// readInputDir lists the input directory. Its error wraps the *fs.PathError, so a caller can tell a
+// directory that does not exist (fs.ErrNotExist) from one it may not read (fs.ErrPermission) or a path
+// that is not a directory (syscall.ENOTDIR).
+func readInputDir(dir string) ([]os.DirEntry, error) {
 	info, err := os.Stat(dir)
+	if err == nil && !info.IsDir() {
+		err = &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
+	}
+	var entries []os.DirEntry
+	if err == nil {
+		entries, err = os.ReadDir(dir)
+	}
 	if err != nil {
-		return fmt.Errorf("input directory: %w", err)
+		return nil, fmt.Errorf("input directory: %w", err)
 	}
-	if !info.IsDir() {
-		return fmt.Errorf("input directory: %w", &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR})
-	}
-	return nil
+	return entries, nil
 }
 
 type validator struct {
-	report  *Report
-	schemas map[string]*gojsonschema.Schema
+	report   *Report
+	progress progress
+	schemas  map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
 	seen map[string][]string
 }
@@ -168,6 +185,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		f.SHA256 = hex.EncodeToString(hr.h.Sum(nil))
 		f.Size = hr.n
 		f.HasCR = hr.hasCR
+		v.progress.fileRead(hr.n)
 	}()
 	r, err := csvReader(hr, 1<<20)
 	if err != nil {
@@ -194,6 +212,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		return nil, nil
 	}
 	f.Bytes = make(map[string]int64, len(columns))
+	f.Filled = make(map[string]int64, len(columns))
 
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
@@ -212,6 +231,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 		line, _ := r.FieldPos(0)
 		f.Rows++
+		v.progress.record(hr.n)
 		if len(record) != len(columns) {
 			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
 				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})
@@ -220,6 +240,9 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		for i, cell := range record {
 			c := columns[i]
 			f.Bytes[c.Name] += int64(len(cell))
+			if cell != "" {
+				f.Filled[c.Name]++
+			}
 			v.cell(f.Path, line, c, cell)
 		}
 		if d.PrimaryKey != "" {

@@ -140,7 +140,7 @@ func TestValidateLineOfRecordAfterMultilineField(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, schema.Stores.SourceFile), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Validate(dir, 0)
+	res, err := Validate(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

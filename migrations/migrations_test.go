@@ -3,6 +3,7 @@ package migrations
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -66,5 +67,29 @@ func TestVerifyNoticesDrift(t *testing.T) {
 	}
 	if err := VerifyMain(context.Background(), db); err == nil {
 		t.Error("VerifyMain accepted a products_typed without price_yen")
+	}
+}
+
+// Only required columns are NOT NULL: an empty cell loads as NULL, so a NOT NULL optional column would
+// refuse valid data, and a nullable required one would hide a load that lost values.
+func TestVerifyNoticesNotNullDrift(t *testing.T) {
+	for _, alter := range []string{
+		`ALTER TABLE stores ALTER COLUMN parking SET NOT NULL`,
+		`ALTER TABLE events ALTER COLUMN event_name DROP NOT NULL`,
+	} {
+		db := mustOpenDB(t, Main)
+		if _, err := db.Exec(alter); err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyMain(context.Background(), db); err == nil || !strings.Contains(err.Error(), "NOT NULL") {
+			t.Errorf("after %s, VerifyMain = %v, want a NOT NULL mismatch", alter, err)
+		}
+	}
+	db := mustOpenDB(t, Profiles)
+	if _, err := db.Exec(`ALTER TABLE profiles ALTER COLUMN narrative DROP NOT NULL`); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyProfiles(context.Background(), db); err == nil || !strings.Contains(err.Error(), "NOT NULL") {
+		t.Errorf("VerifyProfiles = %v, want a NOT NULL mismatch", err)
 	}
 }

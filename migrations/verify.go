@@ -10,8 +10,9 @@ import (
 )
 
 // VerifyMain checks a migrated main database against the dataset definitions: every public dataset's
-// table, file-name views and typed views exist with exactly the columns and types schema/ describes.
-// It is the guard against the SQL and the definitions drifting apart.
+// table, file-name views and typed views exist with exactly the columns and types schema/ describes,
+// and a table's NOT NULL columns are exactly the required ones (an empty cell loads as NULL). It is the
+// guard against the SQL and the definitions drifting apart.
 func VerifyMain(ctx context.Context, db *sql.DB) error {
 	have, err := columnsOf(ctx, db)
 	if err != nil {
@@ -22,9 +23,10 @@ func VerifyMain(ctx context.Context, db *sql.DB) error {
 	for _, d := range schema.Public() {
 		base := make([]column, len(d.Columns))
 		for i, c := range d.Columns {
-			base[i] = column{c.Name, c.SQLType(false)}
+			base[i] = column{name: c.Name, typ: c.SQLType(false)}
 		}
 		problems = append(problems, compare(d.Table, base)...)
+		problems = append(problems, compareNotNull(d.Table, have[d.Table], requiredColumns(d))...)
 		for _, alias := range d.Aliases {
 			problems = append(problems, compare(alias, base)...)
 		}
@@ -40,21 +42,54 @@ func VerifyMain(ctx context.Context, db *sql.DB) error {
 
 // VerifyProfiles checks the profiles database: source_file, then every profile column, typed.
 func VerifyProfiles(ctx context.Context, db *sql.DB) error {
-	want := []column{{"source_file", "VARCHAR"}}
+	want := []column{{name: "source_file", typ: "VARCHAR"}}
 	for _, c := range schema.Profiles.Columns {
-		want = append(want, column{c.Name, c.SQLType(true)})
+		want = append(want, column{name: c.Name, typ: c.SQLType(true)})
 	}
 	have, err := columnsOf(ctx, db)
 	if err != nil {
 		return err
 	}
-	if problems := compareColumns(schema.Profiles.Table, have[schema.Profiles.Table], want); len(problems) > 0 {
+	table := schema.Profiles.Table
+	problems := compareColumns(table, have[table], want)
+	problems = append(problems, compareNotNull(table, have[table], append([]string{"source_file"}, requiredColumns(schema.Profiles)...))...)
+	if len(problems) > 0 {
 		return fmt.Errorf("profiles database does not match schema/: %s", strings.Join(problems, "; "))
 	}
 	return nil
 }
 
-type column struct{ name, typ string }
+type column struct {
+	name, typ string
+	notNull   bool
+}
+
+func (c column) String() string { return c.name + " " + c.typ }
+
+// requiredColumns lists the columns of a dataset whose cells may not be empty.
+func requiredColumns(d *schema.Dataset) []string {
+	var names []string
+	for _, c := range d.Columns {
+		if c.Required {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// compareNotNull checks that exactly the named columns of a table are NOT NULL.
+func compareNotNull(relation string, got []column, want []string) []string {
+	var have []string
+	for _, c := range got {
+		if c.notNull {
+			have = append(have, c.name)
+		}
+	}
+	if fmt.Sprint(have) != fmt.Sprint(want) {
+		return []string{fmt.Sprintf("%s has NOT NULL columns %v, schema/ requires %v", relation, have, want)}
+	}
+	return nil
+}
 
 // viewColumns is what a view must carry: for an extending view, the base table's columns (retyped where
 // the view says so) followed by the added ones.
@@ -67,16 +102,16 @@ func viewColumns(d *schema.Dataset, v schema.View) []column {
 	if v.Extends != "" {
 		for _, c := range d.Columns {
 			if vc, ok := declared[c.Name]; ok {
-				out = append(out, column{c.Name, vc.Type})
+				out = append(out, column{name: c.Name, typ: vc.Type})
 				delete(declared, c.Name)
 				continue
 			}
-			out = append(out, column{c.Name, c.SQLType(false)})
+			out = append(out, column{name: c.Name, typ: c.SQLType(false)})
 		}
 	}
 	for _, c := range v.Columns {
 		if _, ok := declared[c.Name]; ok {
-			out = append(out, column{c.Name, c.Type})
+			out = append(out, column{name: c.Name, typ: c.Type})
 		}
 	}
 	return out
@@ -84,7 +119,7 @@ func viewColumns(d *schema.Dataset, v schema.View) []column {
 
 // columnsOf reads every relation's columns of the main schema in one query.
 func columnsOf(ctx context.Context, db *sql.DB) (map[string][]column, error) {
-	rows, err := db.QueryContext(ctx, `SELECT table_name, column_name, data_type FROM information_schema.columns
+	rows, err := db.QueryContext(ctx, `SELECT table_name, column_name, data_type, is_nullable = 'NO' FROM information_schema.columns
 		WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`)
 	if err != nil {
 		return nil, fmt.Errorf("read the database's columns: %w", err)
@@ -94,7 +129,7 @@ func columnsOf(ctx context.Context, db *sql.DB) (map[string][]column, error) {
 	for rows.Next() {
 		var relation string
 		var c column
-		if err := rows.Scan(&relation, &c.name, &c.typ); err != nil {
+		if err := rows.Scan(&relation, &c.name, &c.typ, &c.notNull); err != nil {
 			return nil, err
 		}
 		have[relation] = append(have[relation], c)

@@ -10,7 +10,8 @@ import (
 const RowCap = 10
 
 // Doc is the agent-facing description of one tool, generated from a dataset's definition. The text
-// help and `ctool schema --format json` are two renderings of it.
+// help and `ctool schema --format json` are two renderings of it. Every list is there in the JSON, as []
+// when empty, never null or left out, so a consumer can iterate without checking.
 type Doc struct {
 	Tool       string        `json:"tool"`
 	Dataset    string        `json:"dataset"`
@@ -18,9 +19,9 @@ type Doc struct {
 	WhenToUse  string        `json:"when_to_use"`
 	Command    string        `json:"command"`
 	Rules      []string      `json:"rules"`
-	Relations  []RelationDoc `json:"relations,omitempty"`
+	Relations  []RelationDoc `json:"relations"`
 	Columns    []ColumnDoc   `json:"columns"`
-	Now        []string      `json:"now,omitempty"`
+	Now        []string      `json:"now"`
 	Examples   []Example     `json:"examples"`
 	OutputNote string        `json:"output"`
 }
@@ -28,9 +29,9 @@ type Doc struct {
 // RelationDoc describes a table or view a query may name.
 type RelationDoc struct {
 	Name        string      `json:"name"`
-	Aliases     []string    `json:"aliases,omitempty"`
+	Aliases     []string    `json:"aliases"`
 	Description string      `json:"description"`
-	Columns     []ColumnDoc `json:"columns,omitempty"`
+	Columns     []ColumnDoc `json:"columns"`
 }
 
 // ColumnDoc describes one column.
@@ -44,7 +45,8 @@ type ColumnDoc struct {
 
 // Describe builds the tool description of a dataset.
 func Describe(d *Dataset) Doc {
-	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Examples: d.Examples}
+	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Rules: []string{},
+		Relations: []RelationDoc{}, Columns: []ColumnDoc{}, Now: []string{}, Examples: append([]Example{}, d.Examples...)}
 	for _, c := range d.Columns {
 		typ := "TEXT"
 		if d.Private && c.Kind == Integer {
@@ -90,10 +92,10 @@ func Describe(d *Dataset) Doc {
 	}
 	doc.OutputNote = fmt.Sprintf(`{"results": [...], "count": N, "truncated": true/false}。`+
 		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
-	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: d.Aliases,
-		Description: "元のCSVのテキストそのまま（空のセルは空文字 ''）。JSON列は文字列なので LIKE で検索できます"})
+	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: append([]string{}, d.Aliases...), Columns: []ColumnDoc{},
+		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
-		rd := RelationDoc{Name: v.Name, Description: v.Description}
+		rd := RelationDoc{Name: v.Name, Aliases: []string{}, Columns: []ColumnDoc{}, Description: v.Description}
 		if v.Extends != "" {
 			rd.Description += fmt.Sprintf("（%s の全カラムを持ち、次のカラムの型が変わる・追加される）", v.Extends)
 		}
@@ -154,7 +156,7 @@ func Help(d *Dataset) string {
 		}
 	}
 	if len(jsonCols) > 0 {
-		b.WriteString("【JSON形式のカラム】（空のセルは不明を表します）\n")
+		b.WriteString("【JSON形式のカラム】（空のセルは NULL で、不明を表します）\n")
 		for _, c := range jsonCols {
 			// The full JSON Schema is in --format json; the text keeps what a model needs to write LIKE
 			// patterns and json_extract paths.

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -335,4 +336,83 @@ func TestManifest(t *testing.T) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// An empty cell is NULL in the database: no text the agent reads may promise an empty string (空文字), and the help
+// says how an empty cell reads.
+func TestHelpSaysEmptyCellsAreNull(t *testing.T) {
+	for _, d := range All() {
+		help := Help(d)
+		for _, bad := range []string{"空文字", "''）", "!= ''", "<> ''"} {
+			if strings.Contains(help, bad) {
+				t.Errorf("%s help says empty cells are '' (%q)", d.Name, bad)
+			}
+		}
+		if !d.Private && !strings.Contains(help, "空のセルは NULL") {
+			t.Errorf("%s help does not say that an empty cell is NULL", d.Name)
+		}
+	}
+}
+
+// Every list of a tool description and of the manifest is a JSON array, [] when empty: never null and
+// never left out. The walk follows the Go types, so a list field added later is checked too.
+func TestDescribeListsAreArrays(t *testing.T) {
+	for _, d := range All() {
+		b, err := json.Marshal(Describe(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		checkLists(t, d.Name, reflect.TypeOf(Doc{}), doc)
+	}
+	// The profile tool has no relations, no clock rules and no SQL examples: the lists are still there.
+	b, _ := json.Marshal(Describe(Profiles))
+	for _, key := range []string{`"relations":[]`, `"now":[]`, `"examples":[]`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("the profile description lacks %s: %s", key, b)
+		}
+	}
+	b, _ = json.Marshal(Manifest())
+	var tools []map[string]any
+	if err := json.Unmarshal(b, &tools); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools {
+		checkLists(t, fmt.Sprint(tool["name"]), reflect.TypeOf(Tool{}), tool)
+	}
+}
+
+// checkLists checks that in v, the JSON of a value of type typ, every slice field is an array, and
+// walks into the structs it holds.
+func checkLists(t *testing.T, where string, typ reflect.Type, v map[string]any) {
+	t.Helper()
+	raw := reflect.TypeOf(json.RawMessage(nil))
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || f.Type == raw {
+			continue
+		}
+		at := where + "." + name
+		switch f.Type.Kind() {
+		case reflect.Slice:
+			list, ok := v[name].([]any)
+			if !ok {
+				t.Errorf("%s is %#v, want a JSON array", at, v[name])
+				continue
+			}
+			if f.Type.Elem().Kind() == reflect.Struct {
+				for j, e := range list {
+					checkLists(t, fmt.Sprintf("%s[%d]", at, j), f.Type.Elem(), e.(map[string]any))
+				}
+			}
+		case reflect.Struct:
+			if obj, ok := v[name].(map[string]any); ok {
+				checkLists(t, at, f.Type, obj)
+			}
+		}
+	}
 }

@@ -35,11 +35,11 @@ func (e *env) runIngest(c *cli.Context) error {
 		return err
 	}
 	input, db := c.String("input"), e.dbPath(c)
-	var progress ingest.Progress
+	opts := ingest.Options{MaxErrors: c.Int("max-errors")}
 	if isTerminal(e.stderr) {
-		progress = func(format string, args ...any) { fmt.Fprintf(e.stderr, "  "+format+"\n", args...) }
+		opts.Progress = ingest.ProgressBar(e.stderr)
 	}
-	res, sum, err := ingest.Ingest(c.Context, input, db, c.Int("max-errors"), progress)
+	res, sum, err := ingest.Ingest(c.Context, input, db, opts)
 	switch {
 	case res == nil && err != nil:
 		return err

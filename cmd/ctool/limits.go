@@ -1,6 +1,9 @@
 package main
 
-import "syscall"
+import (
+	"fmt"
+	"syscall"
+)
 
 // queryAddressSpace caps the query process's virtual memory. DuckDB's memory_limit governs its buffer
 // pool but not every allocation (huge strings and results), so this is the last line: an allocation
@@ -18,4 +21,15 @@ func limitMemory() error {
 	}
 	lim.Cur = queryAddressSpace
 	return syscall.Setrlimit(syscall.RLIMIT_AS, &lim)
+}
+
+// capMemory applies the environment's memory limit, if it has one.
+func (e *env) capMemory() error {
+	if e.limitMemory == nil {
+		return nil
+	}
+	if err := e.limitMemory(); err != nil {
+		return fmt.Errorf("limit memory: %w", err)
+	}
+	return nil
 }

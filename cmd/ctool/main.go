@@ -29,11 +29,14 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// limitMemory caps the process's memory before a command opens the database; nil leaves it alone
+	// (tests run commands inside the test process, whose memory is not a query's to cap).
+	limitMemory func() error
 }
 
 // run executes one command line and returns the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args)
+	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, limitMemory: limitMemory}, args)
 }
 
 func runWith(e *env, args []string) int {

@@ -39,8 +39,8 @@ func (e *env) runProfile(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return &ctool.Error{Kind: ctool.KindUsage, Message: profile.MsgOneID}
 	}
-	if err := limitMemory(); err != nil {
-		return fmt.Errorf("limit memory: %w", err)
+	if err := e.capMemory(); err != nil {
+		return err
 	}
 	live := database.NewLive(e.dbPath(c))
 	defer live.Close()

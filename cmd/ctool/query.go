@@ -79,8 +79,8 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 				}
 				sqlText = string(b)
 			}
-			if err := limitMemory(); err != nil {
-				return fmt.Errorf("limit memory: %w", err)
+			if err := e.capMemory(); err != nil {
+				return err
 			}
 			live := database.NewLive(e.dbPath(c))
 			defer live.Close()

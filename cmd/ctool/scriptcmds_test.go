@@ -4,18 +4,15 @@ package main
 // testscript like ctool, and reports a failure with a message on stderr and exit status 1.
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
@@ -26,12 +23,9 @@ var scriptCommands = map[string]func(){
 	"fileargs": cmdMain(fileArgs),
 	"replace":  cmdMain(replaceInFile),
 	"prepend":  cmdMain(prependToFile),
-	"gencsv":   cmdMain(genCSV),
 	"sqlcheck": cmdMain(sqlCheck),
 	"glob":     cmdMain(globFiles),
 	"sha256":   cmdMain(sha256Files),
-	"sleep":    cmdMain(sleepFor),
-	"waitfor":  cmdMain(waitFor),
 }
 
 // cmdMain adapts a helper to a testscript command: an error becomes a message and exit status 1.
@@ -161,55 +155,6 @@ func prependToFile(args []string) error {
 	return os.WriteFile(args[0], append([]byte(text), b...), 0o644)
 }
 
-// genCSV: gencsv products|profiles FILE N STORE_ID...
-// Writes a valid products file (or narrative_data*.csv profiles file) of N rows spread over the given
-// store ids, which the stores file must hold, for the scripts that need an ingest to take a while.
-// Every description and narrative spans two lines.
-func genCSV(args []string) error {
-	if len(args) < 4 {
-		return fmt.Errorf("usage: gencsv products|profiles FILE N STORE_ID...")
-	}
-	kind, file, stores := args[0], args[1], args[3:]
-	n, err := strconv.Atoi(args[2])
-	if err != nil || n < 0 {
-		return fmt.Errorf("bad row count %q", args[2])
-	}
-	var header string
-	var row func(w io.Writer, i int)
-	switch kind {
-	case "products":
-		header = "store_id,store_name,product_name,product_description,tag"
-		tags := []string{"フード", "ギフト", "スイーツ", "ドリンク", "雑貨"}
-		row = func(w io.Writer, i int) {
-			fmt.Fprintf(w, "%s,麻布台ヒルズ 店舗%d,季節の詰め合わせ No.%d,\"旬の素材を使った詰め合わせ。\n手土産にも好評です。%d,%03d円（税込）\",%s\n",
-				stores[i%len(stores)], i%len(stores)+1, i, 1+i%9, i%1000, tags[i%len(tags)])
-		}
-	case "profiles":
-		header = "profile_id,age,gender,user_type,primary_store_id,primary_store_name,visits,narrative"
-		genders := []string{"女性", "男性", "回答しない"}
-		row = func(w io.Writer, i int) {
-			fmt.Fprintf(w, "user_gen_%07d,%d,%s,週末利用型,%s,麻布台ヒルズ 店舗%d,%d,\"週末に家族で訪れることが多い。\n\n季節のイベントに関心が高い。\"\n",
-				i, 18+i%70, genders[i%len(genders)], stores[i%len(stores)], i%len(stores)+1, i%100)
-		}
-	default:
-		return fmt.Errorf("unknown kind %q: products or profiles", kind)
-	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintln(w, header)
-	for i := 0; i < n; i++ {
-		row(w, i)
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // sqlCheck: sqlcheck DB SQL [EXPECTED]
 // Opens DB (a path, or a pattern that matches exactly one file, for the profiles file) read-only and prints the first column of every row of SQL, one per line (NULL for null).
 // With EXPECTED (Go escapes allowed) the printed rows joined by newlines must equal it.
@@ -314,44 +259,4 @@ func globFiles(args []string) error {
 		fmt.Println(m)
 	}
 	return nil
-}
-
-// sleepFor: sleep DURATION (a Go duration such as 300ms).
-func sleepFor(args []string) error {
-	if len(args) != 1 {
-		return fmt.Errorf("usage: sleep DURATION")
-	}
-	d, err := time.ParseDuration(args[0])
-	if err != nil {
-		return err
-	}
-	time.Sleep(d)
-	return nil
-}
-
-// waitFor: waitfor PATTERN TIMEOUT
-// Waits until a file matches PATTERN and prints it; fails after TIMEOUT.
-func waitFor(args []string) error {
-	if len(args) != 2 {
-		return fmt.Errorf("usage: waitfor PATTERN TIMEOUT")
-	}
-	timeout, err := time.ParseDuration(args[1])
-	if err != nil {
-		return err
-	}
-	deadline := time.Now().Add(timeout)
-	for {
-		m, err := filepath.Glob(args[0])
-		if err != nil {
-			return err
-		}
-		if len(m) > 0 {
-			fmt.Println(strings.Join(m, "\n"))
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no file matches %s after %s", args[0], timeout)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

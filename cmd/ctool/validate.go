@@ -35,7 +35,11 @@ func newValidateCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			res, err := ingest.Validate(input, maxErrors)
+			opts := ingest.Options{MaxErrors: maxErrors}
+			if isTerminal(e.stderr) {
+				opts.Progress = ingest.ProgressBar(e.stderr)
+			}
+			res, err := ingest.Validate(input, opts)
 			if err != nil {
 				return err
 			}

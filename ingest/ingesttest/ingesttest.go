@@ -34,7 +34,7 @@ func Build(tb testing.TB, input string) string {
 // ingest` would.
 func Rebuild(tb testing.TB, input, path string) {
 	tb.Helper()
-	res, _, err := ingest.Ingest(context.Background(), input, path, 0, nil)
+	res, _, err := ingest.Ingest(context.Background(), input, path, ingest.Options{})
 	if err != nil {
 		tb.Fatalf("ingest %s: %v", input, err)
 	}

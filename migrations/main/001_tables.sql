@@ -1,5 +1,6 @@
--- Raw tables keep the CSV text exactly (empty cells are '', never NULL), so the seeds' text queries
--- (LIKE '%"available": true%', = 'TRUE') work unchanged. Typed views sit beside them.
+-- Raw tables keep the CSV text exactly, so the seeds' text queries (LIKE '%"available": true%',
+-- = 'TRUE') work unchanged. An empty cell is NULL, as the seeds' read_csv gives it, so json_extract
+-- never sees ''; only the columns schema/ marks required are NOT NULL. Typed views sit beside them.
 CREATE TABLE ctool_meta.sources (
     dataset     VARCHAR NOT NULL,
     source_file VARCHAR NOT NULL,
@@ -16,55 +17,55 @@ CREATE TABLE ctool_meta.build (
 
 CREATE TABLE events (
     event_name            VARCHAR NOT NULL,
-    description           VARCHAR NOT NULL,
+    description           VARCHAR,
     date_time             VARCHAR NOT NULL,
-    location              VARCHAR NOT NULL,
-    capacity              VARCHAR NOT NULL,
-    source_url            VARCHAR NOT NULL,
-    extracted_at          VARCHAR NOT NULL,
-    additional_info       VARCHAR NOT NULL,
-    contact_info          VARCHAR NOT NULL,
-    cost                  VARCHAR NOT NULL,
-    registration_required VARCHAR NOT NULL,
-    target_audience       VARCHAR NOT NULL
+    location              VARCHAR,
+    capacity              VARCHAR,
+    source_url            VARCHAR,
+    extracted_at          VARCHAR,
+    additional_info       VARCHAR,
+    contact_info          VARCHAR,
+    cost                  VARCHAR,
+    registration_required VARCHAR,
+    target_audience       VARCHAR
 );
 
 CREATE TABLE stores (
     store_id                    VARCHAR NOT NULL PRIMARY KEY,
     store_name                  VARCHAR NOT NULL,
-    description                 VARCHAR NOT NULL,
+    description                 VARCHAR,
     category                    VARCHAR NOT NULL,
-    opening_hours               VARCHAR NOT NULL,
-    irregular_closures          VARCHAR NOT NULL,
-    phone                       VARCHAR NOT NULL,
-    email                       VARCHAR NOT NULL,
-    address                     VARCHAR NOT NULL,
-    Biz_Entertainment_Available VARCHAR NOT NULL,
-    private_room                VARCHAR NOT NULL,
-    pets_allowed                VARCHAR NOT NULL,
-    target_audience             VARCHAR NOT NULL,
-    store_exclusive_events      VARCHAR NOT NULL,
-    menu                        VARCHAR NOT NULL,
-    seasonal_items              VARCHAR NOT NULL,
-    allergy_info                VARCHAR NOT NULL,
-    gluten_free_info            VARCHAR NOT NULL,
-    vegan_info                  VARCHAR NOT NULL,
-    kids_info                   VARCHAR NOT NULL,
-    halal_info                  VARCHAR NOT NULL,
-    reservations                VARCHAR NOT NULL,
-    restroom_info               VARCHAR NOT NULL,
-    accessibility               VARCHAR NOT NULL,
-    parking                     VARCHAR NOT NULL,
-    nursing_room                VARCHAR NOT NULL,
-    access_route                VARCHAR NOT NULL,
+    opening_hours               VARCHAR,
+    irregular_closures          VARCHAR,
+    phone                       VARCHAR,
+    email                       VARCHAR,
+    address                     VARCHAR,
+    Biz_Entertainment_Available VARCHAR,
+    private_room                VARCHAR,
+    pets_allowed                VARCHAR,
+    target_audience             VARCHAR,
+    store_exclusive_events      VARCHAR,
+    menu                        VARCHAR,
+    seasonal_items              VARCHAR,
+    allergy_info                VARCHAR,
+    gluten_free_info            VARCHAR,
+    vegan_info                  VARCHAR,
+    kids_info                   VARCHAR,
+    halal_info                  VARCHAR,
+    reservations                VARCHAR,
+    restroom_info               VARCHAR,
+    accessibility               VARCHAR,
+    parking                     VARCHAR,
+    nursing_room                VARCHAR,
+    access_route                VARCHAR,
     extraction_status           VARCHAR NOT NULL,
-    error_message               VARCHAR NOT NULL
+    error_message               VARCHAR
 );
 
 CREATE TABLE products (
     store_id            VARCHAR NOT NULL,
     store_name          VARCHAR NOT NULL,
     product_name        VARCHAR NOT NULL,
-    product_description VARCHAR NOT NULL,
-    tag                 VARCHAR NOT NULL
+    product_description VARCHAR,
+    tag                 VARCHAR
 );

@@ -11,7 +11,7 @@ WITH parsed AS (
         "saturday": [{"open": "VARCHAR", "close": "VARCHAR"}],
         "sunday": [{"open": "VARCHAR", "close": "VARCHAR"}]}') AS h
     FROM stores
-    WHERE opening_hours <> ''
+    WHERE opening_hours IS NOT NULL
 ), days AS (
     SELECT store_id, store_name, unnest([
         {'day': 'monday', 'n': 1, 'intervals': h.monday},
@@ -38,7 +38,7 @@ WITH closures AS (
     SELECT store_id, store_name,
         unnest(from_json(irregular_closures, '[{"type": "VARCHAR", "date": "VARCHAR", "reason": "VARCHAR"}]')) AS c
     FROM stores
-    WHERE irregular_closures <> ''
+    WHERE irregular_closures IS NOT NULL
 )
 SELECT store_id, store_name, CAST(c.date AS DATE) AS date, c.type AS type, c.reason AS reason
 FROM closures

@@ -1,0 +1,148 @@
+package ingest_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/schema"
+)
+
+// copyInput copies the CSV files of dir into a new directory, passing each file's text through edit.
+func copyInput(tb testing.TB, dir string, edit func(name, text string) string) string {
+	tb.Helper()
+	out := tb.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		text := string(b)
+		if edit != nil {
+			text = edit(e.Name(), text)
+		}
+		if err := os.WriteFile(filepath.Join(out, e.Name()), []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return out
+}
+
+func openMain(tb testing.TB, path string) *sql.DB {
+	tb.Helper()
+	b, err := database.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { b.Close() })
+	return b.DB()
+}
+
+func queryInt(tb testing.TB, db *sql.DB, query string) int64 {
+	tb.Helper()
+	var n int64
+	if err := db.QueryRow(query).Scan(&n); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+// The seeds' JSON queries run over every row: an empty JSON cell is NULL, never an empty string, which
+// json_extract would reject, failing the whole query.
+func TestJSONQueriesOverEmptyCells(t *testing.T) {
+	db := openMain(t, ingesttest.Build(t, ingesttest.SampleInput(t)))
+	if n := queryInt(t, db, `SELECT count(*) FROM stores WHERE parking IS NULL`); n == 0 {
+		t.Fatal("the sample data has no store with an empty parking cell; the test would prove nothing")
+	}
+	for _, q := range []string{
+		`SELECT json_extract(parking, '$.available') FROM stores`,
+		`SELECT json_extract(kids_info, '$.kids_menu'), json_extract(private_room, '$.capacity') FROM stores`,
+		`SELECT json_extract_string(location, '$.venue'), json_extract(cost, '$.is_free') FROM events`,
+		`SELECT CAST(target_audience AS JSON) FROM stores`,
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		n := 0
+		for rows.Next() {
+			n++
+		}
+		if err := rows.Err(); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+		rows.Close()
+		if n == 0 {
+			t.Errorf("%s returned no rows", q)
+		}
+	}
+}
+
+// Every empty cell of the input, quoted ("") or not, is NULL in the raw tables, and every other cell is
+// there: the raw tables hold no empty string at all.
+func TestEmptyCellsAreNull(t *testing.T) {
+	// Quote the empty error_message of every successful store.
+	quoted := 0
+	input := copyInput(t, ingesttest.SampleInput(t), func(name, text string) string {
+		if !strings.HasPrefix(name, "filtered_store_data") {
+			return text
+		}
+		quoted = strings.Count(text, ",success,\n")
+		return strings.ReplaceAll(text, ",success,\n", ",success,\"\"\n")
+	})
+	if quoted == 0 {
+		t.Fatal("no store line ends with an empty error_message; the test would prove nothing about quoted cells")
+	}
+	db := openMain(t, ingesttest.Build(t, input))
+	for _, d := range schema.Public() {
+		var file string
+		entries, _ := os.ReadDir(input)
+		for _, e := range entries {
+			if d.MatchesFile(e.Name()) {
+				file = filepath.Join(input, e.Name())
+			}
+		}
+		header, records := readCSV(t, file)
+		for i, name := range header {
+			filled := int64(0)
+			for _, rec := range records {
+				if rec[i] != "" {
+					filled++
+				}
+			}
+			col := `"` + name + `"`
+			got := queryInt(t, db, `SELECT count(`+col+`) FROM `+d.Table)
+			empty := queryInt(t, db, `SELECT count(*) FILTER (WHERE `+col+` = '') FROM `+d.Table)
+			null := queryInt(t, db, `SELECT count(*) FILTER (WHERE `+col+` IS NULL) FROM `+d.Table)
+			if got != filled || empty != 0 || null != int64(len(records))-filled {
+				t.Errorf("%s.%s: %d values, %d '' and %d NULL; the file has %d non-empty cells in %d rows",
+					d.Table, name, got, empty, null, filled, len(records))
+			}
+		}
+	}
+}
+
+func readCSV(tb testing.TB, path string) ([]string, [][]string) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	records, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))).ReadAll()
+	if err != nil || len(records) == 0 {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return records[0], records[1:]
+}
