@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -107,25 +107,62 @@ func serveHTTP(ctx context.Context, log io.Writer, addr string, timeout time.Dur
 	}
 	// A call lasts at most its timeout plus the engine's grace; writing the answer gets a little more.
 	longest := timeout + query.StopGrace + 5*time.Second
+	var busy activeConns
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: longest, IdleTimeout: 2 * time.Minute}
+		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
 	mcpserver.LogStart(log, "http://"+ln.Addr().String()+mcpserver.Path, build)
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
 	select {
-	case err := <-done:
+	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), longest)
+	// Shutdown stops accepting and waits for the requests in flight. It would also wait up to 5 s for
+	// connections that were opened but never sent a request; once no request is in flight they are
+	// closed at once.
+	stopCtx, cancel := context.WithTimeout(context.Background(), longest)
 	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil {
-		return err
+	stopped := make(chan error, 1)
+	go func() { stopped <- hs.Shutdown(stopCtx) }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-stopped:
+			<-served
+			return err
+		case <-tick.C:
+			if busy.none() {
+				hs.Close()
+			}
+		}
 	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-		return err
+}
+
+// activeConns counts the connections that are serving a request.
+type activeConns struct {
+	mu     sync.Mutex
+	active map[net.Conn]bool
+}
+
+func (a *activeConns) track(c net.Conn, state http.ConnState) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.active == nil {
+		a.active = map[net.Conn]bool{}
 	}
-	return nil
+	if state == http.StateActive {
+		a.active[c] = true
+	} else {
+		delete(a.active, c)
+	}
+}
+
+func (a *activeConns) none() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.active) == 0
 }
 
 // nopWriteCloser lets the command's stdout be the transport's writer without the transport closing it.
