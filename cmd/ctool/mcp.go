@@ -32,10 +32,11 @@ func newMCPCommand(e *env) *cli.Command {
 			"a new 'ctool ingest' is picked up by the next call, while calls already running finish on the old build.\n\n" +
 			"By default the server speaks on stdin and stdout (the client starts it). With --http it serves\n" +
 			"streamable HTTP at http://ADDR/mcp (stateless, JSON responses) on a loopback address only, unless\n" +
-			"--allow-remote is given; requests naming another Host or Origin are refused (DNS rebinding).\n" +
+			"--allow-remote is given (it has no authentication of its own: put it behind a proxy that has);\n" +
+			"requests naming another Host or Origin are refused (DNS rebinding).\n" +
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
 			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), and \"refusal\"\n" +
-			"with the error's kind when it failed. Stops on SIGINT or SIGTERM, or when stdin closes." +
+			"with the error's kind when it failed. Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
 			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase),
 		Flags: []cli.Flag{
 			dbFlag(),
