@@ -49,6 +49,13 @@ before timing. The queries: products \`... FROM 'filtered_product_data.csv' WHER
 LIKE '%1,000円%'\`, stores \`... FROM stores WHERE category = 'cafe'\`, events \`... FROM events_typed
 WHERE is_free ORDER BY start_date\`.
 
+Where an MCP call's time goes, from the last two columns, measured in the benchmark's own process on
+the same database: "engine.Query" is the guard, the row cap and the query with no MCP around it
+(\`profile.Finder.Find\` for get_user_profile); "SQL alone" is \`SELECT * FROM (SQL) LIMIT 11\` run
+straight on the open build. MCP call minus engine.Query is the protocol (JSON-RPC over the pipes, the
+SDK, the answer's JSON); engine.Query minus SQL alone is the guard, which asks DuckDB to parse the SQL
+twice (the agent's text, then the wrapped text it checks again), each a statement prepared anew.
+
 Command (from the repository root; \`make bench-mcp\` builds first):
 
 \`\`\`sh

@@ -1,7 +1,9 @@
 // Command mcpcalls is the MCP benchmark: the latency of each tool called on a running `ctool mcp`
 // (stdio, one call at a time, as an agent makes them), against the same call made the bash-tool way,
 // as a `ctool query ... --format json` or `ctool profile` process. It prints a markdown table of the
-// median (p50) and 99th percentile (p99) of each.
+// median (p50) and 99th percentile (p99) of each, and, to show where an MCP call's time goes, the
+// same work done in this process without MCP (engine.Query: guard, row cap and query; profile Find)
+// and the SQL alone, run straight on the open build.
 //
 //	mcpcalls -ctool bin/ctool -db DB [-calls 2000] [-procs 100] [-warmup 20]
 //
@@ -10,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,25 +22,31 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
 )
 
 // call is one tool call and the command line that answers it as a process.
 type call struct {
-	tool string
-	args map[string]string
-	argv []string // after the ctool binary; -db is added
+	tool    string
+	args    map[string]string
+	argv    []string        // after the ctool binary
+	dataset *schema.Dataset // the search tools' dataset; nil for get_user_profile
 }
 
 func calls(db string) []call {
-	query := func(tool, dataset, sql string) call {
-		return call{tool, map[string]string{"sql_query": sql}, []string{"query", dataset, "--db", db, "--format", "json", "--", sql}}
+	query := func(d *schema.Dataset, sql string) call {
+		return call{d.Tool, map[string]string{"sql_query": sql}, []string{"query", d.Name, "--db", db, "--format", "json", "--", sql}, d}
 	}
 	return []call{
 		// The products and stores queries of bench/query.sh, an events query, and a profile.
-		query("search_products", "products", "SELECT product_name, product_description FROM 'filtered_product_data.csv' WHERE product_description LIKE '%1,000円%'"),
-		query("search_stores", "stores", "SELECT store_name FROM stores WHERE category = 'cafe'"),
-		query("search_events", "events", "SELECT event_name, start_date, venue FROM events_typed WHERE is_free ORDER BY start_date"),
-		{"get_user_profile", map[string]string{"profile_id": "user_criollo_heavy"}, []string{"profile", "--db", db, "--format", "json", "--", "user_criollo_heavy"}},
+		query(schema.Products, "SELECT product_name, product_description FROM 'filtered_product_data.csv' WHERE product_description LIKE '%1,000円%'"),
+		query(schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe'"),
+		query(schema.Events, "SELECT event_name, start_date, venue FROM events_typed WHERE is_free ORDER BY start_date"),
+		{"get_user_profile", map[string]string{"profile_id": "user_criollo_heavy"}, []string{"profile", "--db", db, "--format", "json", "--", "user_criollo_heavy"}, nil},
 	}
 }
 
@@ -68,8 +77,18 @@ func run(ctool, db string, n, procs, warmup int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Println("| tool | MCP call p50 | MCP call p99 | process p50 | process p99 | process p50 / MCP p50 |")
-	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: |")
+	// The same work in this process, without MCP: where an MCP call's time goes.
+	live := database.NewLive(db)
+	defer live.Close()
+	engine := query.NewEngine(live)
+	finder, err := profile.NewFinder(live, "", "")
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+
+	fmt.Println("| tool | MCP call p50 | MCP call p99 | process p50 | process p99 | process p50 / MCP p50 | in-process p50: engine.Query or Find | SQL alone p50 |")
+	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	var worstP50 time.Duration
 	minRatio := 0.0
 	for _, c := range calls(db) {
@@ -85,42 +104,91 @@ func run(ctool, db string, n, procs, warmup int) error {
 		if text != string(out) {
 			return fmt.Errorf("%s: the MCP answer differs from the process's output:\n%s\n---\n%s", c.tool, text, out)
 		}
-		for i := 0; i < warmup; i++ {
-			s.call(c)
-		}
-		mcp := make([]time.Duration, n)
-		for i := range mcp {
-			start := time.Now()
-			if _, err := s.call(c); err != nil {
-				return err
-			}
-			mcp[i] = time.Since(start)
+		mcp, err := timeCalls(warmup, n, func() error { _, err := s.call(c); return err })
+		if err != nil {
+			return err
 		}
 		proc, err := timeProcess(ctool, c.argv, warmup, procs)
 		if err != nil {
 			return err
 		}
+		var inProcess, alone []time.Duration
+		if c.dataset == nil {
+			inProcess, err = timeCalls(warmup, n, func() error { _, err := finder.Find(ctx, c.args["profile_id"]); return err })
+		} else {
+			inProcess, err = timeCalls(warmup, n, func() error { _, err := engine.Query(ctx, c.dataset, c.args["sql_query"]); return err })
+			if err == nil {
+				alone, err = timeSQL(ctx, live, "SELECT * FROM ("+c.args["sql_query"]+") LIMIT 11", warmup, n)
+			}
+		}
+		if err != nil {
+			return err
+		}
 		ratio := float64(pct(proc, 50)) / float64(pct(mcp, 50))
-		fmt.Printf("| %s | %s | %s | %s | %s | %.0f× |\n", c.tool, ms(pct(mcp, 50)), ms(pct(mcp, 99)), ms(pct(proc, 50)), ms(pct(proc, 99)), ratio)
+		aloneP50 := "n/a"
+		if alone != nil {
+			aloneP50 = ms(pct(alone, 50))
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %.0f× | %s | %s |\n", c.tool, ms(pct(mcp, 50)), ms(pct(mcp, 99)),
+			ms(pct(proc, 50)), ms(pct(proc, 99)), ratio, ms(pct(inProcess, 50)), aloneP50)
 		worstP50 = max(worstP50, pct(mcp, 50))
 		if minRatio == 0 || ratio < minRatio {
 			minRatio = ratio
 		}
 	}
 	// The floors: a ping answered by the server (the transport alone), a process that only starts.
-	pings := make([]time.Duration, n)
-	for i := range pings {
-		start := time.Now()
-		if _, err := s.request("ping", map[string]any{}); err != nil {
-			return err
-		}
-		pings[i] = time.Since(start)
+	pings, err := timeCalls(warmup, n, func() error { _, err := s.request("ping", map[string]any{}); return err })
+	if err != nil {
+		return err
 	}
-	fmt.Printf("| floor: MCP `ping`, `ctool --version` | %s | %s | %s | %s | |\n\n", ms(pct(pings, 50)), ms(pct(pings, 99)), ms(pct(floor, 50)), ms(pct(floor, 99)))
-	fmt.Printf("%d timed MCP calls and %d timed processes per tool, after %d untimed ones; calls one at a time.\n", n, procs, warmup)
+	fmt.Printf("| floor: MCP `ping`, `ctool --version` | %s | %s | %s | %s | | | |\n\n", ms(pct(pings, 50)), ms(pct(pings, 99)), ms(pct(floor, 50)), ms(pct(floor, 99)))
+	fmt.Printf("%d timed MCP calls (and in-process calls) and %d timed processes per tool, after %d untimed ones; calls one at a time.\n", n, procs, warmup)
 	fmt.Printf("Slowest MCP p50: %s (aim ≤ 2 ms: %s). Smallest process/MCP ratio of p50s: %.0f× (aim ≥ 20×: %s).\n",
 		ms(worstP50), verdict(worstP50 <= 2*time.Millisecond), minRatio, verdict(minRatio >= 20))
 	return nil
+}
+
+// timeCalls calls f warmup times, then times it n times.
+func timeCalls(warmup, n int, f func() error) ([]time.Duration, error) {
+	times := make([]time.Duration, 0, n)
+	for i := 0; i < warmup+n; i++ {
+		start := time.Now()
+		if err := f(); err != nil {
+			return nil, err
+		}
+		if i >= warmup {
+			times = append(times, time.Since(start))
+		}
+	}
+	return times, nil
+}
+
+// timeSQL times sqlText run straight on the open build, no guard: what the query itself costs.
+func timeSQL(ctx context.Context, live *database.Live, sqlText string, warmup, n int) ([]time.Duration, error) {
+	b, release, err := live.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return timeCalls(warmup, n, func() error {
+		rows, err := b.DB().QueryContext(ctx, sqlText)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
 }
 
 func verdict(ok bool) string {
