@@ -3,8 +3,9 @@ package main
 // End-to-end tests of `ctool mcp`. The real command runs as a child process (testscript.Main in TestMain
 // puts this test binary on PATH as "ctool") and the tests speak the protocol to it as a client would:
 // raw JSON-RPC over stdio and HTTP, and the official SDK's client. What a call returns is compared
-// with what `ctool query --format json` and `ctool profile --format json` print for the same input,
-// run in-process on the same database. No assertion depends on how fast anything is.
+// with what `ctool query --format json` and `ctool profile --format json` print for the same input on
+// the same database, also run as child processes: this test process opens no database but the ones
+// ingesttest builds. No assertion depends on how fast anything is.
 //
 //	go test ./cmd/ctool -run TestMCP
 
@@ -410,12 +411,22 @@ func (s *mcpHTTP) call(t *testing.T, method string, params any) rpcMessage {
 // ---------------------------------------------------------------------------------------------
 // What the commands print for the same input
 
-// cliOutput runs `ctool args...` in-process with the given environment and returns its stdout.
+// cliOutput runs `ctool args...` as a child process with the given environment variables (and none
+// of the test's CTOOL_DB or NARRATIVE_DATA_FILE) and returns its stdout.
 func cliOutput(t *testing.T, environ map[string]string, args ...string) string {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return environ[k] }}
-	runWith(e, append([]string{"ctool"}, args...))
+	cmd := exec.Command("ctool", args...)
+	cmd.Env = append(os.Environ(), "CTOOL_DB=", "NARRATIVE_DATA_FILE=")
+	for k, v := range environ {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stdin = &stdout, strings.NewReader("")
+	if err := cmd.Run(); err != nil {
+		if _, exited := err.(*exec.ExitError); !exited {
+			t.Fatalf("ctool %q: %v", args, err)
+		}
+	}
 	return stdout.String()
 }
 
@@ -571,15 +582,21 @@ func runCases(t *testing.T, c mcpCaller, db string, cases []mcpCase) {
 // ---------------------------------------------------------------------------------------------
 // The tests
 
-func sampleDB(t *testing.T) string {
-	t.Helper()
-	return ingesttest.Build(t, ingesttest.SampleInput(t))
+// TestMCP runs the tests that only read the sample data on one database, built once.
+func TestMCP(t *testing.T) {
+	db := ingesttest.Build(t, ingesttest.SampleInput(t))
+	t.Run("stdio", func(t *testing.T) { testMCPStdio(t, db) })
+	t.Run("profile_rules", func(t *testing.T) { testMCPProfileRules(t, db) })
+	t.Run("cancel", func(t *testing.T) { testMCPCancel(t, db) })
+	t.Run("concurrent", func(t *testing.T) { testMCPConcurrentCalls(t, db) })
+	t.Run("http", func(t *testing.T) { testMCPHTTP(t, db) })
+	t.Run("refuses_to_start", testMCPRefusesToStart)
+	t.Run("sdk_client", func(t *testing.T) { testMCPSDKClient(t, db) })
 }
 
 // Over stdio: the handshake, the tool list, every tool against its command, arguments the input schema
 // refuses, and one log line per call that never holds a profile, an id or SQL.
-func TestMCPStdio(t *testing.T) {
-	db := sampleDB(t)
+func testMCPStdio(t *testing.T, db string) {
 	p := startMCP(t, nil, "--db", db)
 	calls := 0
 
@@ -698,8 +715,7 @@ func TestMCPStdio(t *testing.T) {
 }
 
 // The profiles file is the operator's choice, and --profile-id pins the one profile the server returns.
-func TestMCPProfileRules(t *testing.T) {
-	db := sampleDB(t)
+func testMCPProfileRules(t *testing.T, db string) {
 	other := map[string]string{"NARRATIVE_DATA_FILE": "narrative_data_2.csv"}
 	p := startMCP(t, []string{"NARRATIVE_DATA_FILE=narrative_data_2.csv"}, "--db", db)
 	p.initialize(t)
@@ -726,8 +742,7 @@ func TestMCPProfileRules(t *testing.T) {
 
 // A call the client cancels stops its query; the server goes on answering. The server's timeout is a
 // minute, so only the cancellation can have stopped the queries.
-func TestMCPCancel(t *testing.T) {
-	db := sampleDB(t)
+func testMCPCancel(t *testing.T, db string) {
 	p := startMCP(t, nil, "--db", db, "--timeout", "1m")
 	p.initialize(t)
 	// More slow queries than a build has connections: if DuckDB kept running the cancelled ones, the
@@ -762,8 +777,7 @@ func TestMCPCancel(t *testing.T) {
 
 // 200 calls at once on one stdio connection, and 200 at once over HTTP, each answered as its command
 // answers it.
-func TestMCPConcurrentCalls(t *testing.T) {
-	db := sampleDB(t)
+func testMCPConcurrentCalls(t *testing.T, db string) {
 	cases := mcpCases()
 	want := make([]string, len(cases))
 	for i, tc := range cases {
@@ -926,8 +940,7 @@ func TestMCPIngestDuringCalls(t *testing.T) {
 
 // Over streamable HTTP: the handshake, the tools, the same answers as the commands, and the refusals
 // that keep the server to this machine.
-func TestMCPHTTP(t *testing.T) {
-	db := sampleDB(t)
+func testMCPHTTP(t *testing.T, db string) {
 	s := startMCPHTTP(t, "--db", db)
 
 	msg := s.call(t, "initialize", initializeParams)
@@ -970,7 +983,7 @@ func TestMCPHTTP(t *testing.T) {
 
 // What ctool mcp refuses before it serves: an address other machines can reach (without
 // --allow-remote), flags that make no sense together, and a missing database.
-func TestMCPRefusesToStart(t *testing.T) {
+func testMCPRefusesToStart(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
 		status int
@@ -1000,8 +1013,7 @@ func TestMCPRefusesToStart(t *testing.T) {
 }
 
 // The official SDK's client, on the newest protocol and an older one, over stdio and HTTP.
-func TestMCPSDKClient(t *testing.T) {
-	db := sampleDB(t)
+func testMCPSDKClient(t *testing.T, db string) {
 	s := startMCPHTTP(t, "--db", db)
 	transports := map[string]func() mcp.Transport{
 		"stdio": func() mcp.Transport { return &mcp.CommandTransport{Command: mcpCommand(t, nil, "--db", db)} },
