@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -118,7 +119,7 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	res, err := h.engine.Query(ctx, d, sqlText)
-	if e := ctool.As(err); e != nil && e.Kind == ctool.KindTimeout && ctx.Err() == context.DeadlineExceeded {
+	if e := ctool.As(err); e != nil && e.Kind == ctool.KindTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// The model cannot change the server's timeout; it can make the query cheaper.
 		return nil, e.WithHint(fmt.Sprintf("a cheaper query: every call stops after %s", h.timeout))
 	}

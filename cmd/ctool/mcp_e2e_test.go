@@ -588,6 +588,7 @@ func TestMCP(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) { testMCPStdio(t, db) })
 	t.Run("profile_rules", func(t *testing.T) { testMCPProfileRules(t, db) })
 	t.Run("cancel", func(t *testing.T) { testMCPCancel(t, db) })
+	t.Run("timeout", func(t *testing.T) { testMCPTimeout(t, db) })
 	t.Run("concurrent", func(t *testing.T) { testMCPConcurrentCalls(t, db) })
 	t.Run("http", func(t *testing.T) { testMCPHTTP(t, db) })
 	t.Run("refuses_to_start", testMCPRefusesToStart)
@@ -773,6 +774,18 @@ func testMCPCancel(t *testing.T, db string) {
 			t.Errorf("a call after the cancellations failed: %s", r.text())
 		}
 	}
+}
+
+// A call that runs past --timeout is stopped and says so; the hint is what the model can change.
+func testMCPTimeout(t *testing.T, db string) {
+	p := startMCP(t, nil, "--db", db, "--timeout", "300ms")
+	p.initialize(t)
+	got := callTool(t, p, "search_events", map[string]any{"sql_query": slowSQL})
+	want := `{"error":"the query ran past its time limit and was stopped; make it cheaper (filter first, avoid large cross joins)","kind":"timeout","hint":"a cheaper query: every call stops after 300ms"}`
+	if !got.IsError || got.text() != want {
+		t.Errorf("got isError=%v %s\nwant %s", got.IsError, got.text(), want)
+	}
+	p.waitForLog(t, 1, func(l map[string]any) bool { return l["refusal"] == "timeout" })
 }
 
 // 200 calls at once on one stdio connection, and 200 at once over HTTP, each answered as its command
