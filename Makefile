@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build run test lint fuzz bench bench-ingest bench-query clean
+.PHONY: all build run test lint fuzz bench bench-ingest bench-query bench-mcp conformance clean
 
 all: build
 
@@ -34,6 +34,14 @@ bench-ingest: build
 
 bench-query: build
 	bench/query.sh
+
+# Not part of bench: the MCP server's per-call latency against a process per call.
+bench-mcp: build
+	bench/mcp.sh
+
+# Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
+conformance: build
+	conformance/run.sh
 
 clean:
 	rm -rf bin data bench/out

@@ -78,6 +78,7 @@ func newApp(e *env) *cli.App {
 			newProfileCommand(e),
 			newSchemaCommand(e),
 			newToolsCommand(e),
+			newMCPCommand(e),
 		},
 	}
 	setUsageErrors(app.Commands)

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/mcpserver"
+	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v2"
+)
+
+func newMCPCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "mcp",
+		Usage:     "serve the four agent tools to MCP clients from one open database (stdio, or HTTP)",
+		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote]] [--timeout D] [--profile-id ID]",
+		Description: "Serves search_events, search_stores, search_products and get_user_profile over the Model Context\n" +
+			"Protocol: the descriptions and input schemas of 'ctool tools', the guard, row cap and JSON answers of\n" +
+			"'ctool query --format json' and every rule of 'ctool profile'. The database is opened once, read-only;\n" +
+			"a new 'ctool ingest' is picked up by the next call, while calls already running finish on the old build.\n\n" +
+			"By default the server speaks on stdin and stdout (the client starts it). With --http it serves\n" +
+			"streamable HTTP at http://ADDR/mcp (stateless, JSON responses) on a loopback address only, unless\n" +
+			"--allow-remote is given (it has no authentication of its own: put it behind a proxy that has);\n" +
+			"requests naming another Host or Origin are refused (DNS rebinding).\n" +
+			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
+			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), and \"refusal\"\n" +
+			"with the error's kind when it failed. Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
+			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase),
+		Flags: []cli.Flag{
+			dbFlag(),
+			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},
+			&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on an address other machines can reach"},
+			&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop each call after `D` (at most 1m)"},
+			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
+		},
+		Action: e.runMCP,
+	}
+}
+
+func (e *env) runMCP(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	timeout, addr := c.Duration("timeout"), c.String("http")
+	if timeout <= 0 || timeout > maxQueryTimeout {
+		return usageError("--timeout must be positive and at most %s", maxQueryTimeout)
+	}
+	if c.IsSet("allow-remote") && addr == "" {
+		return usageError("--allow-remote applies only with --http")
+	}
+	if addr != "" {
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
+		}
+		if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") {
+			return usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
+				WithHint("ctool mcp --http 127.0.0.1:8765, or add --allow-remote behind your own authentication")
+		}
+	}
+	if err := e.capMemory(); err != nil {
+		return err
+	}
+	live := database.NewLive(e.dbPath(c))
+	defer live.Close()
+	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), c.String("profile-id"))
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Open the database now: a server without one fails at once, not at its first call.
+	b, release, err := live.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	build := b.ID
+	release()
+
+	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: e.stderr, Version: version})
+	if addr == "" {
+		mcpserver.LogStart(e.stderr, "stdio", build)
+		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+		if ctx.Err() != nil {
+			return nil // asked to stop
+		}
+		return err
+	}
+	return serveHTTP(ctx, e.stderr, addr, timeout, build, mcpserver.Handler(srv))
+}
+
+// serveHTTP serves h on addr until ctx ends, then lets the calls in flight finish.
+func serveHTTP(ctx context.Context, log io.Writer, addr string, timeout time.Duration, build string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageError("--http %s: %v", addr, err)
+	}
+	// A call lasts at most its timeout plus the engine's grace; writing the answer gets a little more.
+	longest := timeout + query.StopGrace + 5*time.Second
+	var busy activeConns
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
+	mcpserver.LogStart(log, "http://"+ln.Addr().String()+mcpserver.Path, build)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// Shutdown stops accepting and waits for the requests in flight. It would also wait up to 5 s for
+	// connections that were opened but never sent a request; once no request is in flight they are
+	// closed at once.
+	stopCtx, cancel := context.WithTimeout(context.Background(), longest)
+	defer cancel()
+	stopped := make(chan error, 1)
+	go func() { stopped <- hs.Shutdown(stopCtx) }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-stopped:
+			<-served
+			return err
+		case <-tick.C:
+			if busy.none() {
+				hs.Close()
+			}
+		}
+	}
+}
+
+// activeConns counts the connections that are serving a request.
+type activeConns struct {
+	mu     sync.Mutex
+	active map[net.Conn]bool
+}
+
+func (a *activeConns) track(c net.Conn, state http.ConnState) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.active == nil {
+		a.active = map[net.Conn]bool{}
+	}
+	if state == http.StateActive {
+		a.active[c] = true
+	} else {
+		delete(a.active, c)
+	}
+}
+
+func (a *activeConns) none() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.active) == 0
+}
+
+// nopWriteCloser lets the command's stdout be the transport's writer without the transport closing it.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

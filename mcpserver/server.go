@@ -1,0 +1,185 @@
+// Package mcpserver owns ctool's MCP server: the four agent tools of `ctool tools` served over the
+// Model Context Protocol from one open database, with the guard, row cap, timeout and answers of
+// `ctool query --format json` and `ctool profile`, and one log line per call.
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config is what a server is made of. Live and Profiles share one database; the server never closes it.
+type Config struct {
+	Live     *database.Live
+	Profiles *profile.Finder // get_user_profile; its Pinned id, when set, is the only one it returns
+	// Timeout bounds each call, from its start to its answer, as --timeout bounds a `ctool query`.
+	Timeout time.Duration
+	Log     io.Writer // one JSON line per call; never a result, an argument or a profile field
+	Version string
+}
+
+// New returns the MCP server of the four tools: names, descriptions and input schemas from
+// schema.Manifest, the same definitions `ctool tools` prints.
+func New(c Config) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.Version},
+		&mcp.ServerOptions{
+			Instructions: Instructions(),
+			// Tools only: the four never change while the server runs, and it sends no log messages.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
+	h := &handlers{engine: query.NewEngine(c.Live), profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log)}
+	for _, t := range schema.Manifest() {
+		d := datasetOf(t.Name)
+		arg, err := newArgument(t, d)
+		if err != nil {
+			panic(fmt.Sprintf("mcpserver: tool %s: %v", t.Name, err)) // the manifest is fixed at build time
+		}
+		tool := &mcp.Tool{
+			Name:         t.Name,
+			Description:  t.Description,
+			InputSchema:  t.InputSchema,
+			OutputSchema: outputSchema(d),
+			Annotations: &mcp.ToolAnnotations{
+				ReadOnlyHint:    true,
+				IdempotentHint:  true,
+				DestructiveHint: ptr(false),
+				OpenWorldHint:   ptr(false),
+			},
+		}
+		if d.Private {
+			srv.AddTool(tool, h.profile(arg))
+		} else {
+			srv.AddTool(tool, h.search(d, arg))
+		}
+	}
+	return srv
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// datasetOf is the dataset behind a tool of the manifest.
+func datasetOf(tool string) *schema.Dataset {
+	for _, d := range schema.All() {
+		if d.Tool == tool {
+			return d
+		}
+	}
+	panic("mcpserver: the manifest names an unknown tool " + tool)
+}
+
+type handlers struct {
+	engine   *query.Engine
+	profiles *profile.Finder
+	timeout  time.Duration
+	log      *callLog
+}
+
+// search answers a search tool as `ctool query <dataset> --format json` does: the structured content is
+// the document that command prints, byte for byte, and the text content the same.
+func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		entry := callEntry{Tool: d.Tool, Rows: ptr(0), Truncated: ptr(false)}
+		res, err := h.runSearch(ctx, d, arg, req.Params.Arguments)
+		var out *mcp.CallToolResult
+		if err == nil {
+			var b bytes.Buffer
+			if err = query.WriteJSON(&b, query.Document(res)); err == nil {
+				out = jsonResult(b.Bytes())
+				entry.Rows, entry.Truncated = ptr(len(res.Rows)), ptr(res.Truncated)
+			}
+		}
+		if err != nil {
+			e := ctool.As(err)
+			out, entry.Refusal = errorResult(e), e.Kind
+		}
+		h.log.write(entry, start)
+		return out, nil
+	}
+}
+
+func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argument, raw json.RawMessage) (*query.Result, error) {
+	sqlText, err := arg.value(raw)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	res, err := h.engine.Query(ctx, d, sqlText)
+	if e := ctool.As(err); e != nil && e.Kind == ctool.KindTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The model cannot change the server's timeout; it can make the query cheaper.
+		return nil, e.WithHint(fmt.Sprintf("a cheaper query: every call stops after %s", h.timeout))
+	}
+	return res, err
+}
+
+// profile answers get_user_profile as `ctool profile --format json` does, with every rule of that
+// command: one id, the operator's NARRATIVE_DATA_FILE, the same messages, and the pinned id if any.
+func (h *handlers) profile(arg *argument) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		entry := callEntry{Tool: schema.Profiles.Tool, Found: ptr(false)}
+		p, err := h.findProfile(ctx, arg, req.Params.Arguments)
+		var out *mcp.CallToolResult
+		if err == nil {
+			var b bytes.Buffer
+			if err = query.WriteJSON(&b, p); err == nil {
+				out, entry.Found = jsonResult(b.Bytes()), ptr(true)
+			}
+		}
+		if err != nil {
+			e := ctool.As(err)
+			out, entry.Refusal = errorResult(e), e.Kind
+		}
+		h.log.write(entry, start)
+		return out, nil
+	}
+}
+
+func (h *handlers) findProfile(ctx context.Context, arg *argument, raw json.RawMessage) (*profile.Profile, error) {
+	id, err := arg.value(raw)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	p, err := h.profiles.Find(ctx, strings.TrimSpace(id))
+	if err != nil && ctx.Err() != nil {
+		// The lookup reads one indexed row; only a stuck database gets here.
+		return nil, &ctool.Error{Kind: ctool.KindTimeout, Message: "the profile lookup was stopped: " + ctx.Err().Error(), Err: err}
+	}
+	return p, err
+}
+
+// jsonResult carries a JSON document as the structured content and, for clients that read only text,
+// as the text content.
+func jsonResult(doc []byte) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(doc)}},
+		StructuredContent: json.RawMessage(doc),
+	}
+}
+
+// errorResult is a failed call as the model sees it: isError, and the error as the commands print it
+// in JSON mode, {"error", "kind", "hint"?}. It has no structured content: that is for answers, which
+// the output schema describes.
+func errorResult(e *ctool.Error) *mcp.CallToolResult {
+	b, err := json.Marshal(e)
+	if err != nil {
+		b = []byte(`{"error":"internal error","kind":"internal"}`)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: true}
+}
