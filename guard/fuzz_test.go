@@ -1,0 +1,158 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/azabudai/ctool/guard/guardtest"
+	"github.com/azabudai/ctool/schema"
+)
+
+// FuzzGuard: Check never panics; it refuses with a *Rejection or returns exactly the fixed wrapper
+// with the text as its argument, and then DuckDB's parse of the text names only relations, CTEs and
+// functions the policy allows.
+func FuzzGuard(f *testing.F) {
+	for _, tc := range guardtest.Hostile("/tmp/ctool-out", testProfiles) {
+		f.Add(tc.SQL)
+	}
+	for _, q := range guardtest.Legit() {
+		f.Add(q)
+	}
+	conn := guardtest.OpenStandIn(f)
+	p := ForDataset(schema.Products)
+	const rowCap = 10
+	f.Fuzz(func(t *testing.T, q string) {
+		ctx := context.Background()
+		c, err := Check(ctx, conn, q, p, rowCap)
+		if err != nil {
+			var rej *Rejection
+			if !errors.As(err, &rej) {
+				t.Fatalf("Check(%q) failed outside the guard: %v", q, err)
+			}
+			if c != nil || rej.Error() == "" {
+				t.Fatalf("Check(%q) = %v with rejection %q", q, c, rej.Error())
+			}
+			return
+		}
+		if c.SQL != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11" || !reflect.DeepEqual(c.Args, []any{q}) {
+			t.Fatalf("Check(%q) = %#v, not the wrapper around the text", q, c)
+		}
+		// The text is parsed again here, by the test, to look at it without the guard's scoping.
+		stmt, err := parse(ctx, conn, q)
+		if err != nil {
+			t.Fatalf("Check accepted %q, which does not parse as one statement: %v", q, err)
+		}
+		if why := namesOutsidePolicy(stmt, p); why != "" {
+			t.Fatalf("Check accepted %q, which %s", q, why)
+		}
+	})
+}
+
+// namesOutsidePolicy walks the whole tree without the guard's scoping: every table read must be a
+// policy relation or a CTE defined somewhere, every function allowed, every table function allowed,
+// and there are no parameters.
+func namesOutsidePolicy(stmt any, p Policy) string {
+	ctes := map[string]bool{}
+	var collect func(v any)
+	collect = func(v any) {
+		switch t := v.(type) {
+		case astObj:
+			if cm, ok := t["cte_map"].(astObj); ok {
+				entries, _ := cm["map"].([]any)
+				for _, e := range entries {
+					if kv, ok := e.(astObj); ok {
+						name, _ := kv["key"].(string)
+						ctes[asciiLower(name)] = true
+					}
+				}
+			}
+			for _, x := range t {
+				collect(x)
+			}
+		case []any:
+			for _, x := range t {
+				collect(x)
+			}
+		}
+	}
+	collect(stmt)
+
+	var why string
+	var walk func(v any, tableFunction bool)
+	walk = func(v any, tableFunction bool) {
+		if why != "" {
+			return
+		}
+		switch t := v.(type) {
+		case astObj:
+			class, _ := t["class"].(string)
+			typ, _ := t["type"].(string)
+			name, _ := t["function_name"].(string)
+			switch {
+			case !astEmpty(t["named_param_map"]):
+				why = "has named parameters"
+			case typ == "BASE_TABLE":
+				table, _ := t["table_name"].(string)
+				if !astEmpty(t["schema_name"]) || !astEmpty(t["catalog_name"]) || !(p.Relations[asciiLower(table)] || ctes[asciiLower(table)]) {
+					why = "reads table " + table
+				}
+			case tableFunction:
+				if !allowedTableFunctions[asciiLower(name)] || !astEmpty(t["schema"]) || !astEmpty(t["catalog"]) {
+					why = "calls table function " + name
+				}
+			case class == "FUNCTION" || class == "WINDOW":
+				if !allowedFunctions[asciiLower(name)] && !p.Macros[asciiLower(name)] || !astEmpty(t["catalog"]) ||
+					!astEmpty(t["schema"]) && !parserQualifiedFunctions[asciiLower(name)] {
+					why = "calls function " + name
+				}
+			case class == "COLUMN_REF":
+				names, _ := t["column_names"].([]any)
+				if len(names) > 0 {
+					last, _ := names[len(names)-1].(string)
+					if fn, ok := sqlValueFunctions[asciiLower(last)]; ok && !allowedFunctions[fn] {
+						why = "names " + last
+					}
+				}
+			case class == "PARAMETER" || typ == "SHOW_REF":
+				why = "has " + class + typ
+			}
+			for k, x := range t {
+				walk(x, typ == "TABLE_FUNCTION" && k == "function")
+			}
+		case []any:
+			for _, x := range t {
+				walk(x, false)
+			}
+		}
+	}
+	walk(stmt, false)
+	return why
+}
+
+// TestNamesOutsidePolicy checks the fuzzer's own oracle on parses the guard refuses.
+func TestNamesOutsidePolicy(t *testing.T) {
+	conn := guardtest.OpenStandIn(t)
+	p := ForDataset(schema.Events)
+	for _, tc := range []struct{ sql, want string }{
+		{"SELECT * FROM events", ""},
+		{"WITH a AS (SELECT 1) SELECT * FROM a", ""},
+		{"SELECT * FROM profiles", "reads table profiles"},
+		{"SELECT * FROM main.events", "reads table events"},
+		{"SELECT * FROM read_csv('x')", "calls table function read_csv"},
+		{"SELECT version()", "calls function version"},
+		{"SELECT user", "names user"},
+		{"SELECT $name", "has named parameters"},
+		{"SELECT ?", "has named parameters"},
+		{"SELECT * FROM (DESCRIBE events)", "has SHOW_REF"},
+	} {
+		stmt, err := parse(context.Background(), conn, tc.sql)
+		if err != nil {
+			t.Fatalf("parse(%q): %v", tc.sql, err)
+		}
+		if got := namesOutsidePolicy(stmt, p); got != tc.want {
+			t.Errorf("namesOutsidePolicy(%q) = %q, want %q", tc.sql, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,312 @@
+// Package guard owns the SQL guard of ctool query: it decides whether an agent's text is one read-only
+// SELECT that reads only what a dataset's policy allows, and gives the one statement that runs it with
+// the row cap. Every decision is made on the AST that DuckDB's own parser produces (json_serialize_sql),
+// never on the text; the text is parsed once and its AST walked once, and whatever the walk does not
+// recognise is refused.
+package guard
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+// Policy says what one dataset's queries may read and show.
+type Policy struct {
+	Relations map[string]bool // lower-cased table/view names a query may read (every public dataset's relations: joins across datasets are allowed)
+	Macros    map[string]bool // lower-cased product macros that may be called: is_open, tokyo_now
+	Hidden    []string        // lower-cased columns never shown in results (products: store_id)
+}
+
+// ForDataset is the policy of queries made through dataset d: every public dataset's relations, the
+// product's macros, and d's own hidden columns.
+func ForDataset(d *schema.Dataset) Policy {
+	p := Policy{Relations: map[string]bool{}, Macros: map[string]bool{"is_open": true, "tokyo_now": true}}
+	for _, pub := range schema.Public() {
+		for _, name := range pub.Relations() {
+			p.Relations[strings.ToLower(name)] = true
+		}
+	}
+	if d != nil {
+		for _, c := range d.Columns {
+			if c.Hidden {
+				p.Hidden = append(p.Hidden, strings.ToLower(c.Name))
+			}
+		}
+	}
+	return p
+}
+
+// IsHidden reports whether a result column of that name is a hidden column, including the
+// store_id_1, store_id_2 ... DuckDB names the second and later store_id of one result.
+func (p Policy) IsHidden(column string) bool {
+	name := strings.ToLower(column)
+	if p.hidden(name) {
+		return true
+	}
+	base := strings.TrimRight(name, "0123456789")
+	return base != name && strings.HasSuffix(base, "_") && p.hidden(strings.TrimSuffix(base, "_"))
+}
+
+func (p Policy) hidden(lower string) bool {
+	for _, h := range p.Hidden {
+		if strings.ToLower(h) == lower {
+			return true
+		}
+	}
+	return false
+}
+
+// Rejection is a query refused by the guard; Error() gives the whole message for the agent.
+type Rejection struct{ Refused, Reason, Hint string }
+
+// Error says what was refused, why, and what to do instead, in one message.
+func (r *Rejection) Error() string {
+	var b strings.Builder
+	b.WriteString("refused: ")
+	b.WriteString(r.Refused)
+	b.WriteString(".")
+	if r.Reason != "" {
+		b.WriteString(" ")
+		b.WriteString(r.Reason)
+	}
+	if r.Hint != "" {
+		b.WriteString(" ")
+		b.WriteString(r.Hint)
+	}
+	return b.String()
+}
+
+// Checked is the one statement to execute for an accepted query.
+type Checked struct {
+	SQL  string
+	Args []any
+}
+
+const (
+	// onlySelect is the rule every refusal of a statement repeats, so the agent learns what is allowed.
+	onlySelect = "ctool query runs exactly one read-only SELECT statement (WITH, UNION, VALUES, ORDER BY, " +
+		"window functions and QUALIFY are fine)."
+	// maxQueryBytes keeps a runaway prompt from reaching the parser.
+	maxQueryBytes = 100_000
+	maxRowCap     = 1_000_000_000
+	// DuckDB's built-ins are named with their catalog so no macro of the opened database can stand in:
+	// a table macro named query in the database file would otherwise be what runs.
+	serializeSQL = "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)"
+	// query(?) parses the bound text itself and runs it only if it is one SELECT, so no text is ever
+	// spliced around the agent's query and nothing needs parsing a second time.
+	runSQL = "SELECT * FROM system.main.query(?) AS ctool_q LIMIT "
+)
+
+// querier is the one call Check makes on the connection.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Check parses sqlText once with DuckDB's parser (json_serialize_sql, the text bound as a parameter),
+// walks the AST once, and returns the statement that runs it with the row cap:
+// "SELECT * FROM system.main.query(?) AS ctool_q LIMIT <rowCap+1>" with the unchanged text as its one
+// argument (the caller reads rowCap+1 rows to know whether more matched). It returns a *Rejection for
+// refused input; any other error is DuckDB's or the context's, and wraps ctx.Err() when ctx is done.
+func Check(ctx context.Context, conn *sql.Conn, sqlText string, p Policy, rowCap int) (*Checked, error) {
+	if conn == nil {
+		return nil, errors.New("guard: Check needs a connection")
+	}
+	return check(ctx, conn, sqlText, p, rowCap)
+}
+
+func check(ctx context.Context, conn querier, sqlText string, p Policy, rowCap int) (*Checked, error) {
+	if rowCap < 1 || rowCap > maxRowCap {
+		return nil, fmt.Errorf("guard: rowCap must be between 1 and %d, got %d", maxRowCap, rowCap)
+	}
+	if rej := checkText(sqlText); rej != nil {
+		return nil, rej
+	}
+	stmt, err := parse(ctx, conn, sqlText)
+	if err != nil {
+		return nil, err
+	}
+	if err := walkStatement(stmt, p); err != nil {
+		return nil, err
+	}
+	return &Checked{SQL: runSQL + strconv.Itoa(rowCap+1), Args: []any{sqlText}}, nil
+}
+
+// checkText refuses text the parser should never see: too long, not UTF-8, or with a NUL byte, which
+// C APIs would cut the executed text at while the parser read past it.
+func checkText(s string) *Rejection {
+	switch {
+	case len(s) > maxQueryBytes:
+		return &Rejection{Refused: "query too long", Reason: fmt.Sprintf("The text has %d bytes; the limit is %d.", len(s), maxQueryBytes), Hint: "Send a shorter SELECT."}
+	case !utf8.ValidString(s):
+		return &Rejection{Refused: "invalid text", Reason: "The query is not valid UTF-8.", Hint: "Send the SELECT as plain UTF-8 text."}
+	case strings.ContainsRune(s, 0):
+		return &Rejection{Refused: "NUL byte", Reason: "The query contains a NUL (0x00) character.", Hint: "Remove it and send the SELECT again."}
+	}
+	return nil
+}
+
+// serializeResult is json_serialize_sql's answer; it reports failures in the JSON instead of raising.
+type serializeResult struct {
+	Error        bool              `json:"error"`
+	ErrorType    string            `json:"error_type"`
+	ErrorMessage string            `json:"error_message"`
+	Statements   []json.RawMessage `json:"statements"`
+}
+
+// parse returns the one statement of text as DuckDB's parser reads it, or a *Rejection.
+func parse(ctx context.Context, conn querier, text string) (astObj, error) {
+	var out sql.NullString
+	if err := conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			return nil, fmt.Errorf("guard: json_serialize_sql: %w (%v)", ctx.Err(), err)
+		}
+		return nil, fmt.Errorf("guard: json_serialize_sql: %w", err)
+	}
+	if !out.Valid {
+		return nil, errors.New("guard: json_serialize_sql returned NULL")
+	}
+	var res serializeResult
+	if err := json.Unmarshal([]byte(out.String), &res); err != nil {
+		return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
+	}
+	if res.Error {
+		return nil, parseFailure(text, &res)
+	}
+	switch n := len(res.Statements); {
+	case n == 0:
+		return nil, &Rejection{
+			Refused: "empty query",
+			Reason:  "There is no SQL statement in the text (only whitespace or comments).",
+			Hint:    "Send one SELECT, e.g. SELECT * FROM events LIMIT 5.",
+		}
+	case n > 1:
+		return nil, &Rejection{
+			Refused: fmt.Sprintf("%d statements", n),
+			Reason:  onlySelect,
+			Hint:    "Send a single SELECT with nothing after its ';'; nothing was run.",
+		}
+	}
+	// Numbers stay json.Number: query_location is 2^64-1 and list_aggr's names must stay strings.
+	d := json.NewDecoder(bytes.NewReader(res.Statements[0]))
+	d.UseNumber()
+	var stmt astObj
+	if err := d.Decode(&stmt); err != nil {
+		return nil, fmt.Errorf("guard: reading DuckDB's parse: %w", err)
+	}
+	return stmt, nil
+}
+
+// parseFailure turns json_serialize_sql's error into a refusal the agent can act on.
+func parseFailure(text string, res *serializeResult) *Rejection {
+	msg := strings.TrimSpace(res.ErrorMessage)
+	if msg != "" && !strings.ContainsAny(msg[len(msg)-1:], ".!?") {
+		msg += "."
+	}
+	if strings.Contains(msg, "Only SELECT statements can be serialized") {
+		return statementRejection(firstKeyword(text))
+	}
+	if res.ErrorType == "parser" {
+		return &Rejection{
+			Refused: "syntax error",
+			Reason:  "DuckDB could not parse the query: " + msg,
+			Hint:    "Fix the SQL and send it again; " + onlySelect,
+		}
+	}
+	return &Rejection{
+		Refused: "query",
+		Reason:  "DuckDB could not read the query (" + res.ErrorType + "): " + msg,
+		Hint:    onlySelect,
+	}
+}
+
+// statementKinds are the leading keywords of statements that are not a plain SELECT; they only name
+// what was refused, the refusal itself comes from DuckDB's parser.
+var statementKinds = nameSet(
+	"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CREATE", "TRUNCATE", "COPY", "EXPORT", "IMPORT",
+	"ATTACH", "DETACH", "INSTALL", "FORCE", "LOAD", "SET", "RESET", "PRAGMA", "CALL", "EXECUTE",
+	"PREPARE", "DEALLOCATE", "CHECKPOINT", "VACUUM", "ANALYZE", "DESCRIBE", "SUMMARIZE", "SHOW",
+	"EXPLAIN", "USE", "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "MERGE", "COMMENT",
+	"PIVOT", "UNPIVOT", "PIVOT_WIDER", "PIVOT_LONGER", "REPLACE", "UPSERT",
+)
+
+func statementRejection(kw string) *Rejection {
+	switch {
+	case kw == "PIVOT" || kw == "PIVOT_WIDER" || kw == "UNPIVOT" || kw == "PIVOT_LONGER":
+		return &Rejection{
+			Refused: kw + " without an explicit IN list",
+			Reason:  "DuckDB runs such a " + kw + " as several statements. " + onlySelect,
+			Hint:    "List the values, e.g. PIVOT events ON registration_required IN ('True', 'False') USING count(*).",
+		}
+	case statementKinds[kw]:
+		return &Rejection{Refused: kw, Reason: onlySelect}
+	case kw == "" || kw == "SELECT" || kw == "WITH" || kw == "FROM" || kw == "VALUES" || kw == "TABLE":
+		return &Rejection{
+			Refused: "a statement that is not a SELECT",
+			Reason:  onlySelect,
+			Hint:    "The text holds a second statement after a ';', or a WITH followed by something other than SELECT; nothing was run. Send only the SELECT.",
+		}
+	default:
+		return &Rejection{Refused: kw, Reason: onlySelect}
+	}
+}
+
+// firstKeyword returns the upper-cased first word of text after whitespace, comments and '('; it is
+// used only to name a refused statement in the message.
+func firstKeyword(text string) string {
+	s := text
+	for {
+		t := strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '(' })
+		switch {
+		case strings.HasPrefix(t, "--"):
+			if i := strings.IndexByte(t, '\n'); i >= 0 {
+				s = t[i+1:]
+			} else {
+				s = ""
+			}
+			continue
+		case strings.HasPrefix(t, "/*"):
+			s = skipBlockComment(t)
+			continue
+		}
+		s = t
+		break
+	}
+	end := 0
+	for end < len(s) && end < 32 {
+		c := s[end]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+			break
+		}
+		end++
+	}
+	return strings.ToUpper(s[:end])
+}
+
+// skipBlockComment drops a leading /* ... */, which may nest as in PostgreSQL.
+func skipBlockComment(s string) string {
+	depth := 0
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i : i+2] {
+		case "/*":
+			depth++
+			i++
+		case "*/":
+			depth--
+			i++
+			if depth == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return ""
+}
