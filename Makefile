@@ -25,7 +25,7 @@ lint:
 	$(GO) vet ./...
 
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./query/
+	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./guard/
 
 bench: bench-ingest bench-query
 

@@ -48,28 +48,20 @@ type spec struct {
 	check func(w *walker, o astObj, e env) *Rejection
 }
 
-// env is what one point of the walk knows: the CTE names visible there, and whether it is the
-// outermost query, whose select lists name the result's columns.
+// env is what one point of the walk knows: the CTE names visible there.
 type env struct {
-	ctes  *cteScope
-	outer bool
+	ctes *cteScope
 }
 
 // walker walks one statement.
 type walker struct {
 	policy Policy
-	// hiddenAlias is the first hidden column shown under another name; it is reported only when
-	// nothing else is refused, as the guard's other refusals say more.
-	hiddenAlias *Rejection
 }
 
 // walkStatement checks the top-level statement of a query.
 func walkStatement(stmt astObj, p Policy) *Rejection {
 	w := &walker{policy: p}
-	if rej := w.object(statementSpec, stmt, env{outer: true}); rej != nil {
-		return rej
-	}
-	return w.hiddenAlias
+	return w.object(statementSpec, stmt, env{})
 }
 
 // plain lists fields that are allowed as they are.
@@ -128,7 +120,7 @@ var (
 
 	// Query nodes by type. RECURSIVE_CTE_NODE is not here: it is allowed only as a CTE's body (cteBody).
 	nodeSpecs = map[string]*spec{
-		"SELECT_NODE": {what: "SELECT", check: checkSelect, fields: fields(plain("type", "group_sets", "aggregate_handling", "sample"),
+		"SELECT_NODE": {what: "SELECT", fields: fields(plain("type", "group_sets", "aggregate_handling", "sample"),
 			// FROM first: it is what the rest of the SELECT reads.
 			walked(asWith, "cte_map"), walked(asFrom, "from_table"), walked(asExprs, "select_list", "group_expressions"),
 			walked(asExpr, "where_clause", "having", "qualify"), walked(asModifiers, "modifiers"))},
@@ -192,10 +184,9 @@ func (w *walker) object(s *spec, o astObj, e env) *Rejection {
 	return nil
 }
 
-// walk walks the value of one field. Only a query node keeps e.outer: the two sides of the outermost
-// UNION both name the result's columns, nothing below a SELECT does.
+// walk walks the value of one field.
 func (w *walker) walk(fl field, v any, e env) *Rejection {
-	inner := env{ctes: e.ctes}
+	inner := e
 	switch fl.kind {
 	case asIs:
 		return nil
@@ -328,36 +319,6 @@ func parameterRejection(name string) *Rejection {
 		Reason:  "Prepared-statement parameters ($1, ?, $name) have no values here.",
 		Hint:    "Write the values into the query as literals, e.g. WHERE store_id = 'S001'.",
 	}
-}
-
-func checkSelect(w *walker, o astObj, e env) *Rejection {
-	if e.outer && w.hiddenAlias == nil {
-		w.hiddenAlias = w.hiddenUnderAlias(o["select_list"])
-	}
-	return nil
-}
-
-// hiddenUnderAlias refuses `SELECT store_id AS sid`: results drop hidden columns by their name.
-func (w *walker) hiddenUnderAlias(v any) *Rejection {
-	if len(w.policy.Hidden) == 0 {
-		return nil
-	}
-	list, _ := v.([]any)
-	for _, x := range list {
-		o, _ := x.(astObj)
-		names, _ := o["column_names"].([]any)
-		if astStr(o, "class") != "COLUMN_REF" || len(names) == 0 {
-			continue
-		}
-		last, _ := names[len(names)-1].(string)
-		name, alias := strings.ToLower(last), astStr(o, "alias")
-		if w.policy.hidden(name) && alias != "" && !strings.EqualFold(alias, name) {
-			return &Rejection{Refused: name + " AS " + alias,
-				Reason: name + " is internal to this dataset and never appears in its results.",
-				Hint:   "Use " + name + " only in WHERE, JOIN or GROUP BY; show store_name instead."}
-		}
-	}
-	return nil
 }
 
 // checkColumnRef refuses the SQL keywords (user, current_schema, ...) that DuckDB's binder turns into a

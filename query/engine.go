@@ -13,6 +13,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -55,7 +56,7 @@ func NewEngine(live *database.Live) *Engine { return &Engine{live: live} }
 // (by the guard), sql_error (DuckDB's own message), timeout, no_database, or internal.
 func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*Result, error) {
 	if strings.TrimSpace(sqlText) == "" {
-		return nil, refusal(&Rejection{Refused: "empty query", Reason: "No SQL was given.", Hint: "Pass one SELECT statement, e.g. SELECT * FROM " + d.Table + " LIMIT 5."})
+		return nil, refusal(&guard.Rejection{Refused: "empty query", Reason: "No SQL was given.", Hint: "Pass one SELECT statement, e.g. SELECT * FROM " + d.Table + " LIMIT 5."})
 	}
 	type answer struct {
 		res *Result
@@ -90,21 +91,21 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		return nil, failure(ctx, err)
 	}
 	defer conn.Close()
-	policy := PolicyFor(d)
-	final, err := Check(ctx, conn, sqlText, policy, RowCap)
+	policy := guard.ForDataset(d)
+	checked, err := guard.Check(ctx, conn, sqlText, policy, RowCap)
 	if err != nil {
 		return nil, failure(ctx, err)
 	}
-	rows, err := conn.QueryContext(ctx, final)
+	rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
 	if err != nil {
 		return nil, failure(ctx, err)
 	}
 	defer rows.Close()
-	return readResult(ctx, d, rows)
+	return readResult(ctx, d, policy, rows)
 }
 
-// readResult reads at most RowCap rows, leaving out the dataset's hidden columns by name.
-func readResult(ctx context.Context, d *schema.Dataset, rows *sql.Rows) (*Result, error) {
+// readResult reads at most RowCap rows, leaving out the policy's hidden columns by name.
+func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, rows *sql.Rows) (*Result, error) {
 	types, err := rows.ColumnTypes()
 	if err != nil {
 		return nil, failure(ctx, err)
@@ -112,7 +113,7 @@ func readResult(ctx context.Context, d *schema.Dataset, rows *sql.Rows) (*Result
 	res := &Result{Dataset: d, Columns: []Column{}, Rows: [][]any{}, Omitted: []string{}}
 	var keep []int
 	for i, t := range types {
-		if isHidden(t.Name(), d) {
+		if policy.IsHidden(t.Name()) {
 			res.Omitted = append(res.Omitted, t.Name())
 			continue
 		}
@@ -120,7 +121,7 @@ func readResult(ctx context.Context, d *schema.Dataset, rows *sql.Rows) (*Result
 		keep = append(keep, i)
 	}
 	if len(res.Columns) == 0 && len(res.Omitted) > 0 {
-		return nil, refusal(&Rejection{Refused: "a result of only " + strings.Join(res.Omitted, ", "),
+		return nil, refusal(&guard.Rejection{Refused: "a result of only " + strings.Join(res.Omitted, ", "),
 			Reason: strings.Join(res.Omitted, ", ") + " is internal to " + d.Name + " and never shown.",
 			Hint:   "Select the columns to show (e.g. store_name), and use it only in WHERE or JOIN."})
 	}
@@ -154,41 +155,13 @@ func readResult(ctx context.Context, d *schema.Dataset, rows *sql.Rows) (*Result
 	return res, nil
 }
 
-// isHidden matches a hidden column's name, including the store_id_1 DuckDB gives a second store_id.
-func isHidden(name string, d *schema.Dataset) bool {
-	name = strings.ToLower(name)
-	if base := strings.TrimRight(name, "0123456789"); base != name && strings.HasSuffix(base, "_") {
-		if hiddenColumn(strings.TrimSuffix(base, "_"), d) {
-			return true
-		}
-	}
-	return hiddenColumn(name, d)
-}
-
-func hiddenColumn(name string, d *schema.Dataset) bool {
-	c, ok := d.Column(name)
-	return ok && c.Hidden
-}
-
-// PolicyFor lets a query of dataset d read every public dataset's table, file-name views and typed
-// views, and call the product's own macros.
-func PolicyFor(d *schema.Dataset) Policy {
-	p := Policy{Relations: map[string]bool{}, Macros: map[string]bool{"is_open": true, "tokyo_now": true}}
-	for _, pd := range schema.Public() {
-		for _, name := range pd.Relations() {
-			p.Relations[strings.ToLower(name)] = true
-		}
-	}
-	return p
-}
-
-func refusal(r *Rejection) *ctool.Error {
+func refusal(r *guard.Rejection) *ctool.Error {
 	return &ctool.Error{Kind: ctool.KindRefused, Message: r.Error(), Err: r}
 }
 
 // failure explains an error met while checking or running a query.
 func failure(ctx context.Context, err error) error {
-	var rej *Rejection
+	var rej *guard.Rejection
 	var ce *ctool.Error
 	switch {
 	case errors.As(err, &rej):

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/xeipuuv/gojsonschema"
 )
@@ -411,49 +412,36 @@ func TestAgentE2E(t *testing.T) {
 	})
 
 	t.Run("NoQueryRouteToProfiles", func(t *testing.T) {
-		absCSV, _ := filepath.Abs(filepath.Join(agentInput, "narrative_data.csv"))
-		absGlob, _ := filepath.Abs(filepath.Join(agentInput, "narrative_data*.csv"))
 		_, secrets := sampleProfiles(t, "narrative_data.csv")
 		_, more := sampleProfiles(t, "narrative_data_2.csv")
 		for id := range more {
 			secrets[id] = more[id]
 		}
-		queries := []string{
-			"SELECT * FROM profiles",
-			"SELECT profile_id FROM profiles WHERE profile_id = 'user_criollo_heavy'",
-			"WITH p AS (SELECT * FROM profiles) SELECT * FROM p",
-			"SELECT * FROM events WHERE event_name IN (SELECT narrative FROM profiles)",
-			"SELECT * FROM 'narrative_data.csv'",
-			"SELECT * FROM 'narrative_data_2.csv'",
-			"SELECT * FROM 'input/narrative_data.csv'",
-			"SELECT * FROM '" + absCSV + "'",
-			"SELECT * FROM read_csv('input/narrative_data.csv')",
-			"SELECT * FROM read_csv('../../input/narrative_data.csv')",
-			"SELECT * FROM read_csv_auto('" + absCSV + "')",
-			"SELECT * FROM read_csv('" + absGlob + "')",
-			"SELECT * FROM read_text('" + absCSV + "')",
-			"ATTACH '" + profilesDB + "' AS p",
-			"ATTACH '" + profilesDB + "' AS p (READ_ONLY)",
-			"SELECT * FROM read_duckdb('" + profilesDB + "', table_name = 'profiles')",
-			"SELECT * FROM '" + profilesDB + "'",
-			"SELECT * FROM query_table('profiles')",
-			"SELECT * FROM query('SELECT * FROM profiles')",
+		// The hostile corpus's routes to personal data, with this build's profiles file.
+		var queries []string
+		for _, c := range guardtest.Hostile(t.TempDir(), profilesDB) {
+			if strings.Contains(strings.ToLower(c.SQL), "profile") || strings.Contains(c.SQL, "narrative") {
+				queries = append(queries, c.SQL)
+			}
 		}
-		for _, d := range []string{"events", "stores", "products"} {
-			for _, sql := range queries {
-				for _, viaStdin := range []bool{false, true} {
-					r := a.run("", "query", d, "--format", "json", sql)
-					if viaStdin {
-						r = a.run(sql, "query", d, "--format", "json", "-")
-					}
-					if r.code != 1 {
-						t.Errorf("%s: %s: exit %d, want 1\n%s", d, sql, r.code, r)
-					}
-					decodeError(t, r)
-					for id, rec := range secrets {
-						if strings.Contains(r.stdout+r.stderr, rec[7][:30]) || (!strings.Contains(sql, id) && strings.Contains(r.stdout+r.stderr, id)) {
-							t.Errorf("%s: %s: output shows profile %s\n%s", d, sql, id, r)
-						}
+		if len(queries) < 15 {
+			t.Fatalf("only %d profile routes in the hostile corpus", len(queries))
+		}
+		for i, sql := range queries {
+			// Every dataset's query reads through the same guard; take turns.
+			d := []string{"events", "stores", "products"}[i%3]
+			for _, viaStdin := range []bool{false, true} {
+				r := a.run("", "query", d, "--format", "json", sql)
+				if viaStdin {
+					r = a.run(sql, "query", d, "--format", "json", "-")
+				}
+				if r.code != 1 {
+					t.Errorf("%s: %s: exit %d, want 1\n%s", d, sql, r.code, r)
+				}
+				decodeError(t, r)
+				for id, rec := range secrets {
+					if strings.Contains(r.stdout+r.stderr, rec[7][:30]) || (!strings.Contains(sql, id) && strings.Contains(r.stdout+r.stderr, id)) {
+						t.Errorf("%s: %s: output shows profile %s\n%s", d, sql, id, r)
 					}
 				}
 			}
