@@ -53,8 +53,8 @@ Where an MCP call's time goes, from the last two columns, measured in the benchm
 the same database: "engine.Query" is the guard, the row cap and the query with no MCP around it
 (\`profile.Finder.Find\` for get_user_profile); "SQL alone" is \`SELECT * FROM (SQL) LIMIT 11\` run
 straight on the open build. MCP call minus engine.Query is the protocol (JSON-RPC over the pipes, the
-SDK, the answer's JSON); engine.Query minus SQL alone is the guard, which asks DuckDB to parse the SQL
-twice (the agent's text, then the wrapped text it checks again), each a statement prepared anew.
+SDK, the answer's JSON); engine.Query minus SQL alone is the guard: one parse of the SQL by DuckDB
+(json_serialize_sql, a statement prepared per call) and the walk of its AST.
 
 Command (from the repository root; \`make bench-mcp\` builds first):
 
