@@ -98,7 +98,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	}
 	rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
 	if err != nil {
-		return nil, failure(ctx, err)
+		return nil, failure(ctx, withoutExcerpt(err, checked.SQL))
 	}
 	defer rows.Close()
 	return readResult(ctx, d, policy, rows)
@@ -177,6 +177,17 @@ func failure(ctx context.Context, err error) error {
 		msg += "\n(settings cannot be changed here: select fewer rows or shorter values, filter before aggregating)"
 	}
 	return &ctool.Error{Kind: ctool.KindSQL, Message: msg, Err: err}
+}
+
+// withoutExcerpt drops the "LINE 1: ..." excerpt DuckDB adds to an error when it quotes the row-cap
+// statement around the agent's query rather than the query itself: the agent never wrote that text.
+func withoutExcerpt(err error, wrapper string) error {
+	msg := err.Error()
+	i := strings.Index(msg, "\n\nLINE ")
+	if i < 0 || !strings.Contains(msg[i:], wrapper) {
+		return err
+	}
+	return &ctool.Error{Kind: ctool.KindSQL, Message: msg[:i], Err: err}
 }
 
 // stopped is the error of a query whose context ended: its deadline passed or its caller cancelled it.

@@ -105,6 +105,10 @@ func TestEngineErrors(t *testing.T) {
 		if kindOf(err) != tt.kind || !strings.Contains(fmt.Sprint(err), tt.msg) {
 			t.Errorf("%q: got %v (kind %q), want kind %q mentioning %q", tt.sql, err, kindOf(err), tt.kind, tt.msg)
 		}
+		// The agent never wrote the row-cap statement, so no message quotes it.
+		if strings.Contains(fmt.Sprint(err), "ctool_q") {
+			t.Errorf("%q: the message quotes the row-cap statement: %v", tt.sql, err)
+		}
 	}
 }
 
