@@ -106,7 +106,7 @@ func decodeToolResult(t *testing.T, msg rpcMessage) toolResult {
 type mcpProcess struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stderr *mcpBuffer
+	stderr *syncBuffer
 
 	writeMu sync.Mutex
 	mu      sync.Mutex
@@ -115,26 +115,8 @@ type mcpProcess struct {
 	exited  chan struct{}
 }
 
-// mcpBuffer collects the server's stderr while it runs.
-type mcpBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *mcpBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *mcpBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // lines parses the JSON lines written so far.
-func (b *mcpBuffer) lines(t *testing.T) []map[string]any {
+func (b *syncBuffer) lines(t *testing.T) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
@@ -165,7 +147,7 @@ func mcpCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 
 func startMCP(t *testing.T, env []string, args ...string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{cmd: mcpCommand(t, env, args...), stderr: &mcpBuffer{}, pending: map[int64]chan rpcMessage{}, exited: make(chan struct{})}
+	p := &mcpProcess{cmd: mcpCommand(t, env, args...), stderr: &syncBuffer{}, pending: map[int64]chan rpcMessage{}, exited: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
@@ -310,7 +292,7 @@ func (p *mcpProcess) waitForLog(t *testing.T, n int, match func(map[string]any) 
 
 type mcpHTTP struct {
 	url    string
-	stderr *mcpBuffer
+	stderr *syncBuffer
 }
 
 // startMCPHTTP starts `ctool mcp --http 127.0.0.1:0 args...` and reads where it listens from its first
@@ -318,7 +300,7 @@ type mcpHTTP struct {
 func startMCPHTTP(t *testing.T, args ...string) *mcpHTTP {
 	t.Helper()
 	cmd := mcpCommand(t, nil, append([]string{"--http", "127.0.0.1:0"}, args...)...)
-	s := &mcpHTTP{stderr: &mcpBuffer{}}
+	s := &mcpHTTP{stderr: &syncBuffer{}}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
