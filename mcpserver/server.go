@@ -94,20 +94,11 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		start := time.Now()
 		entry := callEntry{Tool: d.Tool, Rows: ptr(0), Truncated: ptr(false)}
 		res, err := h.runSearch(ctx, d, arg, req.Params.Arguments)
-		var out *mcp.CallToolResult
+		var doc any
 		if err == nil {
-			var b bytes.Buffer
-			if err = query.WriteJSON(&b, query.Document(res)); err == nil {
-				out = jsonResult(b.Bytes())
-				entry.Rows, entry.Truncated = ptr(len(res.Rows)), ptr(res.Truncated)
-			}
+			doc, entry.Rows, entry.Truncated = query.Document(res), ptr(len(res.Rows)), ptr(res.Truncated)
 		}
-		if err != nil {
-			e := ctool.As(err)
-			out, entry.Refusal = errorResult(e), e.Kind
-		}
-		h.log.write(entry, start)
-		return out, nil
+		return h.answer(&entry, start, doc, err), nil
 	}
 }
 
@@ -133,19 +124,8 @@ func (h *handlers) profile(arg *argument) mcp.ToolHandler {
 		start := time.Now()
 		entry := callEntry{Tool: schema.Profiles.Tool, Found: ptr(false)}
 		p, err := h.findProfile(ctx, arg, req.Params.Arguments)
-		var out *mcp.CallToolResult
-		if err == nil {
-			var b bytes.Buffer
-			if err = query.WriteJSON(&b, p); err == nil {
-				out, entry.Found = jsonResult(b.Bytes()), ptr(true)
-			}
-		}
-		if err != nil {
-			e := ctool.As(err)
-			out, entry.Refusal = errorResult(e), e.Kind
-		}
-		h.log.write(entry, start)
-		return out, nil
+		entry.Found = ptr(err == nil)
+		return h.answer(&entry, start, p, err), nil
 	}
 }
 
@@ -162,6 +142,24 @@ func (h *handlers) findProfile(ctx context.Context, arg *argument, raw json.RawM
 		return nil, &ctool.Error{Kind: ctool.KindTimeout, Message: "the profile lookup was stopped: " + ctx.Err().Error(), Err: err}
 	}
 	return p, err
+}
+
+// answer turns a call's outcome into its result, as the command prints it (doc, or the error), and
+// writes the call's log line.
+func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error) *mcp.CallToolResult {
+	var out *mcp.CallToolResult
+	if err == nil {
+		var b bytes.Buffer
+		if err = query.WriteJSON(&b, doc); err == nil {
+			out = jsonResult(b.Bytes())
+		}
+	}
+	if err != nil {
+		e := ctool.As(err)
+		out, entry.Refusal = errorResult(e), e.Kind
+	}
+	h.log.write(*entry, start)
+	return out
 }
 
 // jsonResult carries a JSON document as the structured content and, for clients that read only text,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/urfave/cli/v2"
@@ -48,6 +49,15 @@ func oneOf(flag, value string, allowed ...string) error {
 		}
 	}
 	return usageError("--%s must be one of %v, not %q", flag, allowed, value)
+}
+
+// callTimeout is a command's --timeout, which bounds one query or call.
+func callTimeout(c *cli.Context) (time.Duration, error) {
+	d := c.Duration("timeout")
+	if d <= 0 || d > maxQueryTimeout {
+		return 0, usageError("--timeout must be positive and at most %s", maxQueryTimeout)
+	}
+	return d, nil
 }
 
 // noArgs refuses arguments to a command that takes none.

@@ -52,10 +52,11 @@ func (e *env) runMCP(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	timeout, addr := c.Duration("timeout"), c.String("http")
-	if timeout <= 0 || timeout > maxQueryTimeout {
-		return usageError("--timeout must be positive and at most %s", maxQueryTimeout)
+	timeout, err := callTimeout(c)
+	if err != nil {
+		return err
 	}
+	addr := c.String("http")
 	if c.IsSet("allow-remote") && addr == "" {
 		return usageError("--allow-remote applies only with --http")
 	}

@@ -61,12 +61,13 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 		Description: schema.Help(d) + exitStatus("the query ran (zero rows is fine)", queryKinds...),
 		Flags:       queryFlags(),
 		Action: func(c *cli.Context) error {
-			format, timeout := c.String("format"), c.Duration("timeout")
+			format := c.String("format")
 			if err := oneOf("format", format, query.Formats...); err != nil {
 				return err
 			}
-			if timeout <= 0 || timeout > maxQueryTimeout {
-				return usageError("--timeout must be positive and at most %s", maxQueryTimeout)
+			timeout, err := callTimeout(c)
+			if err != nil {
+				return err
 			}
 			if c.NArg() != 1 {
 				return usageError("pass the SQL as one argument (quote it), or - to read it from stdin").WithHint(c.Command.HelpName + " --help")
