@@ -38,6 +38,9 @@ type Column struct {
 	SchemaFile  string   // JSON: file name under jsonschema/
 	// Hidden columns may be used in joins and filters but never appear in results.
 	Hidden bool
+	// Label columns hold a small vocabulary of codes or words (category, tag): the database compares
+	// them without case (COLLATE NOCASE), and the agent help and empty-result hints list their values.
+	Label bool
 }
 
 // SQLType is the column's type in the table that holds it. Datasets kept as CSV text use VARCHAR
@@ -57,6 +60,7 @@ type Reference struct {
 // ViewColumn is a column of a typed view.
 type ViewColumn struct {
 	Name, Type, Description string
+	Label                   bool // as Column.Label
 }
 
 // View is a typed view over a dataset. When Extends is set the view carries every column of that table
