@@ -67,7 +67,12 @@ func (p Policy) hidden(lower string) bool {
 }
 
 // Rejection is a query refused by the guard; Error() gives the whole message for the agent.
-type Rejection struct{ Refused, Reason, Hint string }
+type Rejection struct {
+	Refused, Reason, Hint string
+	// Parse is DuckDB's parser message when the text is not SQL it can parse: nothing forbidden was
+	// asked, the agent only has to fix the query, so callers report it as an SQL error.
+	Parse string
+}
 
 // Error says what was refused, why, and what to do instead, in one message.
 func (r *Rejection) Error() string {
@@ -220,6 +225,7 @@ func parseFailure(text string, res *serializeResult) *Rejection {
 			Refused: "syntax error",
 			Reason:  "DuckDB could not parse the query: " + msg,
 			Hint:    "Fix the SQL and send it again; " + onlySelect,
+			Parse:   msg,
 		}
 	}
 	return &Rejection{

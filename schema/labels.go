@@ -106,12 +106,20 @@ func SameLabel(a, b string) bool {
 		ina, inb := false, false
 		for _, w := range group {
 			fw := Fold(w)
-			ina = ina || fw == fa
-			inb = inb || fw == fb
+			ina = ina || fw == fa || fw == singular(fa)
+			inb = inb || fw == fb || fw == singular(fb)
 		}
 		if ina && inb {
 			return true
 		}
 	}
 	return false
+}
+
+// singular drops an English plural's s ("beverages", "gifts").
+func singular(w string) string {
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
 }
