@@ -48,7 +48,7 @@ func newQueryCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usageError("name the dataset: ctool query <events|stores|products> SQL")
 			}
-			return usageError("unknown dataset %q: use events, stores or products", c.Args().First())
+			return unknownDataset(c.Args().Slice())
 		},
 	}
 }
