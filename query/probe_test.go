@@ -153,6 +153,16 @@ func TestFirstAttemptsOnOtherData(t *testing.T) {
 		{schema.Products, "SELECT product_name FROM products WHERE tag LIKE '%beverage%'", true, ""},
 		{schema.Products, "SELECT product_name FROM products WHERE tag = 'drink'", false, "closest values of tag: 'Beverages'"},
 	}
+	vocab, err := e.Vocabulary(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := vocab[schema.VocabKey("stores", "category")]; strings.Join(got, "|") != "Coffee House|Dining|Pub|Services|Shop" {
+		t.Errorf("the vocabulary of stores.category is %q", got)
+	}
+	if help := schema.HelpWith(schema.Products, vocab); !strings.Contains(help, "- tag（products, products_typed）: 'Beverages', 'Deli', 'Gift Box', 'Goods', 'Sweets'") {
+		t.Errorf("the products help does not list the build's tags:\n%s", help)
+	}
 	for _, tt := range tests {
 		res, err := e.Query(context.Background(), tt.dataset, tt.sql)
 		if err != nil {
