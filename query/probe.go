@@ -54,6 +54,9 @@ func publicColumns() (map[string]map[string]probeColumn, map[string]string) {
 			}
 			base := map[string]probeColumn{}
 			for _, c := range d.Columns {
+				if c.Hidden {
+					continue // never shown in results, so never in a hint either
+				}
 				base[strings.ToLower(c.Name)] = probeColumn{name: c.Name, json: c.Kind == schema.JSON, typed: typed}
 			}
 			add := func(rel string, cols map[string]probeColumn) {

@@ -51,6 +51,7 @@ func TestFirstAttempts(t *testing.T) {
 		// No hint when no single condition is to blame, or none can be probed.
 		{"each condition matches alone", schema.Stores, "SELECT store_name FROM stores WHERE category = 'bar' AND category = 'cafe'", false, ""},
 		{"a number", schema.Products, "SELECT product_name FROM products_typed WHERE price_yen < 0", false, ""},
+		{"a hidden column is never probed", schema.Products, "SELECT product_name FROM products WHERE store_id = 'STR-00001'", false, ""},
 		{"a CTE named like a table", schema.Stores, "WITH stores AS (SELECT 'x' AS category) SELECT * FROM stores WHERE category = 'Cafe'", false, ""},
 	}
 	for _, tt := range tests {
