@@ -12,6 +12,9 @@ import (
 // maxSuggestions is how many close values a hint names for one condition.
 const maxSuggestions = 3
 
+// maxEditRunes is the longest word compared by edit distance.
+const maxEditRunes = 64
+
 // smallVocabulary is the most distinct values a hint lists whole when none is close to the literal.
 const smallVocabulary = 12
 
@@ -26,6 +29,9 @@ func Suggest(literal string, values []string) []string {
 	if fl == "" {
 		return nil
 	}
+	// Edit distance costs the product of the lengths: only short words are compared that way, so a
+	// huge literal or long values cannot make a hint expensive.
+	short := utf8.RuneCountInString(fl) <= maxEditRunes
 	type scored struct {
 		value string
 		tier  int
@@ -43,10 +49,11 @@ func Suggest(literal string, values []string) []string {
 		switch {
 		case fv == fl:
 			found = append(found, scored{v, 0, 0})
-		case sameLabel(fv, fl):
+		case short && sameLabel(fv, fl):
 			found = append(found, scored{v, 1, 0})
 		case strings.Contains(fv, fl) || strings.Contains(fl, fv):
 			found = append(found, scored{v, 2, abs(utf8.RuneCountInString(fv) - utf8.RuneCountInString(fl))})
+		case !short || utf8.RuneCountInString(fv) > maxEditRunes:
 		default:
 			d := editDistance(fv, fl)
 			limit := utf8.RuneCountInString(fl) / 3
@@ -77,7 +84,7 @@ func Suggest(literal string, values []string) []string {
 // sameLabel reports whether a value, or one of its words, is another word for the literal's label
 // ("Gift Box" for ギフト).
 func sameLabel(value, literal string) bool {
-	if schema.SameLabel(value, literal) {
+	if schema.SameFoldedLabel(value, literal) {
 		return true
 	}
 	words := strings.FieldsFunc(value, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
@@ -85,7 +92,7 @@ func sameLabel(value, literal string) bool {
 		return false
 	}
 	for _, w := range words {
-		if schema.SameLabel(w, literal) {
+		if schema.SameFoldedLabel(w, literal) {
 			return true
 		}
 	}

@@ -1,7 +1,9 @@
 package query
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +80,20 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tt.a, tt.b); got != tt.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// A huge literal or long values never reach the edit distance: ranking stays linear in their length.
+func TestSuggestLongText(t *testing.T) {
+	long := strings.Repeat("麻布台", 30000)
+	values := make([]string, 200)
+	for i := range values {
+		values[i] = strings.Repeat("x", 500) + fmt.Sprint(i)
+	}
+	if got := Suggest(long, values); got != nil {
+		t.Errorf("Suggest(long) = %q", got)
+	}
+	if got := Suggest("x", []string{long + "x"}); len(got) != 1 {
+		t.Errorf("a long value containing the literal is still suggested: %q", got)
 	}
 }

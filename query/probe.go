@@ -435,7 +435,10 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 	}
 	var close []string
 	seen := map[string]bool{}
-	for _, lit := range c.literals {
+	for i, lit := range c.literals {
+		if i == maxSuggestions*3 {
+			break // a long IN list: its first literals are enough to suggest from
+		}
 		text := lit
 		if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
 			text = likeText(lit, c.op == "GLOB")
@@ -487,7 +490,7 @@ func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, boo
 	if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
 		lit = likeText(lit, c.op == "GLOB")
 	}
-	lit = schema.Fold(lit)
+	lit = clipText(schema.Fold(lit), maxEditRunes)
 	near, err := strings1(ctx, conn, "SELECT v FROM (SELECT DISTINCT v FROM ("+src+") WHERE v IS NOT NULL) "+
 		"ORDER BY contains(lower(v), ?) DESC, levenshtein(lower(v), ?), v LIMIT 50", append(args, lit, lit)...)
 	if err != nil {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -96,24 +97,45 @@ func Fold(s string) string {
 }
 
 // SameLabel reports whether two words name the same label: equal once folded, or in one group of
-// LabelWords.
-func SameLabel(a, b string) bool {
-	fa, fb := Fold(a), Fold(b)
+// LabelWords (an English plural counts as its singular).
+func SameLabel(a, b string) bool { return SameFoldedLabel(Fold(a), Fold(b)) }
+
+// SameFoldedLabel is SameLabel for words already folded.
+func SameFoldedLabel(fa, fb string) bool {
 	if fa == fb {
 		return true
 	}
-	for _, group := range LabelWords {
-		ina, inb := false, false
-		for _, w := range group {
-			fw := Fold(w)
-			ina = ina || fw == fa || fw == singular(fa)
-			inb = inb || fw == fb || fw == singular(fb)
-		}
-		if ina && inb {
-			return true
-		}
+	groups := labelGroups()
+	ga, ok := groups[fa]
+	if !ok {
+		ga, ok = groups[singular(fa)]
 	}
-	return false
+	if !ok {
+		return false
+	}
+	gb, ok := groups[fb]
+	if !ok {
+		gb, ok = groups[singular(fb)]
+	}
+	return ok && ga == gb
+}
+
+var (
+	groupsOnce sync.Once
+	groupOf    map[string]int
+)
+
+// labelGroups maps each folded word of LabelWords to its group.
+func labelGroups() map[string]int {
+	groupsOnce.Do(func() {
+		groupOf = map[string]int{}
+		for i, group := range LabelWords {
+			for _, w := range group {
+				groupOf[Fold(w)] = i
+			}
+		}
+	})
+	return groupOf
 }
 
 // singular drops an English plural's s ("beverages", "gifts").
