@@ -31,7 +31,27 @@ type probeColumn struct {
 	list     bool // VARCHAR[]
 	relation string
 	typed    string // the dataset's first typed view, for JSON columns
+	wrap     string // lower, upper or trim around the column, as the query wrote it
 }
+
+// expr is the column in SQL, inside the query's lower(), upper() or trim().
+func (c probeColumn) expr() string {
+	if c.wrap != "" {
+		return c.wrap + "(" + quoteIdent(c.name) + ")"
+	}
+	return quoteIdent(c.name)
+}
+
+// shown is the column as the hint names it.
+func (c probeColumn) shown() string {
+	if c.wrap != "" {
+		return c.wrap + "(" + c.name + ")"
+	}
+	return c.name
+}
+
+// wrappers are the functions of one column a condition may put around it.
+var wrappers = map[string]bool{"lower": true, "upper": true, "trim": true, "lcase": true, "ucase": true}
 
 var (
 	relationsOnce sync.Once
@@ -100,7 +120,7 @@ type condition struct {
 
 // where is the SQL that tests the condition alone; its arguments are the literals.
 func (c condition) where() (string, []any) {
-	col := quoteIdent(c.col.name)
+	col := c.col.expr()
 	args := make([]any, 0, len(c.literals)+1)
 	marks := make([]string, len(c.literals))
 	for i, l := range c.literals {
@@ -114,6 +134,8 @@ func (c condition) where() (string, []any) {
 		return col + " " + c.op + " ?", args
 	case "list_contains":
 		return "list_contains(" + col + ", ?)", args
+	case "contains":
+		return "contains(" + col + ", ?)", args
 	case "list_has_any":
 		return "list_has_any(" + col + ", [" + strings.Join(marks, ", ") + "])", args
 	case "json":
@@ -247,6 +269,19 @@ func fromScope(from any, ctes map[string]bool) []scopeEntry {
 
 // resolve finds the public column a COLUMN_REF names in the scope.
 func resolve(ref map[string]any, scope []scopeEntry) (probeColumn, bool) {
+	if fn, _ := ref["function_name"].(string); ref["type"] == "FUNCTION" && wrappers[strings.ToLower(fn)] {
+		children, _ := ref["children"].([]any)
+		if len(children) != 1 {
+			return probeColumn{}, false
+		}
+		inner, _ := children[0].(map[string]any)
+		c, ok := resolve(inner, scope)
+		if !ok || c.wrap != "" || c.list || c.json {
+			return probeColumn{}, false
+		}
+		c.wrap = strings.ToLower(fn)
+		return c, true
+	}
 	if ref["type"] != "COLUMN_REF" {
 		return probeColumn{}, false
 	}
@@ -315,7 +350,7 @@ func conditionsOf(v any, scope []scopeEntry) []condition {
 		}
 		lm, _ := l.(map[string]any)
 		if col, ok := resolve(lm, scope); ok && !col.list {
-			return []condition{{col: col, op: "=", literals: []string{lit}, text: col.name + " = " + quoteSQL(lit)}}
+			return []condition{{col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + quoteSQL(lit)}}
 		}
 		if c, ok := jsonField(lm, scope); ok {
 			c.literals = []string{lit}
@@ -339,7 +374,7 @@ func conditionsOf(v any, scope []scopeEntry) []condition {
 			}
 			lits = append(lits, lit)
 		}
-		return []condition{{col: col, op: "IN", literals: lits, text: col.name + " IN (" + quoteList(lits) + ")"}}
+		return []condition{{col: col, op: "IN", literals: lits, text: col.shown() + " IN (" + quoteList(lits) + ")"}}
 	case "FUNCTION":
 		fn, _ := m["function_name"].(string)
 		fn = strings.ToLower(fn)
@@ -353,11 +388,15 @@ func conditionsOf(v any, scope []scopeEntry) []condition {
 		}
 		if op, ok := likeOps[fn]; ok && !col.list {
 			if lit, ok := constant(children[1]); ok {
-				return []condition{{col: col, op: op, literals: []string{lit}, text: col.name + " " + op + " " + quoteSQL(lit)}}
+				return []condition{{col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + quoteSQL(lit)}}
 			}
 		}
 		switch fn {
-		case "list_contains", "list_has", "array_contains", "array_has", "list_element":
+		case "contains":
+			if lit, ok := constant(children[1]); ok && !col.list {
+				return []condition{{col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + quoteSQL(lit) + ")"}}
+			}
+		case "list_contains", "list_has", "array_contains", "array_has":
 			if lit, ok := constant(children[1]); ok && col.list {
 				return []condition{{col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + quoteSQL(lit) + ")"}}
 			}
@@ -398,7 +437,7 @@ func jsonField(m map[string]any, scope []scopeEntry) (condition, bool) {
 	}
 	lm, _ := children[0].(map[string]any)
 	col, ok := resolve(lm, scope)
-	if !ok || !col.json {
+	if !ok || !col.json || col.wrap != "" {
 		return condition{}, false
 	}
 	path, ok := constant(children[1])

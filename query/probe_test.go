@@ -43,6 +43,9 @@ func TestFirstAttempts(t *testing.T) {
 		{"full-width ampersand", schema.Stores, "SELECT store_name FROM stores WHERE store_name LIKE '%ドッグサロン＆カフェ%'", false, "'ドッグサロン&カフェ わんテラス'"},
 		{"name without its suffix", schema.Stores, "SELECT store_name FROM stores WHERE store_name = '中村藤吉'", false, "'中村藤吉 麻布台ヒルズ店'"},
 		{"qualified column in a join", schema.Products, "SELECT p.product_name FROM products p JOIN stores s ON s.store_id = p.store_id WHERE s.category = 'Coffee'", false, "category = 'Coffee' matches no row of stores; closest values of category: 'cafe'"},
+		{"lower() around the column", schema.Stores, "SELECT store_name FROM stores WHERE lower(category) = 'カフェ'", false, "lower(category) = 'カフェ' matches no row of stores; closest values of category: 'cafe'"},
+		{"contains()", schema.Stores, "SELECT store_name FROM stores WHERE contains(store_name, 'ドッグサロン＆カフェ')", false, "closest values of store_name: 'ドッグサロン&カフェ わんテラス'"},
+		{"lower() that finds rows", schema.Stores, "SELECT store_name FROM stores WHERE lower(store_name) LIKE '%cafe%' OR category = 'cafe'", true, ""},
 		// JSON text.
 		{"JSON searched for a word", schema.Events, "SELECT event_name FROM events WHERE cost LIKE '%タダ%'", false, `cost holds JSON such as {"is_free"`},
 		{"JSON field", schema.Events, "SELECT event_name FROM events WHERE json_extract_string(cost, '$.is_free') = 'yes'", false, "holds only: 'false', 'true'"},
