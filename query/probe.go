@@ -455,7 +455,7 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil || any {
 		return ""
 	}
-	lead := c.text + " matches no row of " + c.col.relation
+	lead := clipText(c.text, 160) + " matches no row of " + c.col.relation
 	if c.col.json && c.op != "json" {
 		var example sql.NullString
 		q := "SELECT " + quoteIdent(c.col.name) + " FROM " + rel + " WHERE " + quoteIdent(c.col.name) + " IS NOT NULL ORDER BY length(" + quoteIdent(c.col.name) + ") LIMIT 1"
