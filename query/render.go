@@ -191,6 +191,10 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 		rows = "row"
 	}
 	footer := fmt.Sprintf("(%d %s", count, rows)
+	if markdown {
+		// A line right under a markdown table would be read as one more row.
+		footer = "\n" + footer
+	}
 	if res.Truncated {
 		footer += "; " + TruncatedHint
 	}
