@@ -64,6 +64,8 @@ func newApp(e *env) *cli.App {
 		// Exit codes are decided in run, never by the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
+		// The library adds --help only when no command is named help; ours is (help.go).
+		Flags: []cli.Flag{cli.HelpFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("unknown command %q", c.Args().First()).WithHint("ctool --help")
@@ -79,6 +81,8 @@ func newApp(e *env) *cli.App {
 			newSchemaCommand(e),
 			newToolsCommand(e),
 			newMCPCommand(e),
+			newHelpCommand(),
+			newVersionCommand(),
 		},
 	}
 	setUsageErrors(app.Commands)
