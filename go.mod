@@ -3,6 +3,7 @@ module github.com/azabudai/ctool
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/duckdb/duckdb-go/v2 v2.10505.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/olekukonko/tablewriter v1.1.5
