@@ -87,6 +87,8 @@ func newApp(e *env) *cli.App {
 			newSchemaCommand(e),
 			newToolsCommand(e),
 			newMCPCommand(e),
+			newCompletionCommand(),
+			newManCommand(),
 			newHelpCommand(),
 			newVersionCommand(),
 		},
