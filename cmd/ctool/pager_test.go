@@ -3,10 +3,46 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/creack/pty"
 )
+
+// TestFileTerminal: a pty is a terminal of the size it was given; a file, a pipe or a buffer is none.
+func TestFileTerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if err := pty.Setsize(tty, &pty.Winsize{Cols: 50, Rows: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := fileTerminal(tty); !ok || got != (terminal{50, 20}) {
+		t.Errorf("fileTerminal(pty 50x20) = %+v, %v", got, ok)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for name, out := range map[string]io.Writer{"file": f, "pipe": w, "buffer": &bytes.Buffer{}} {
+		if _, ok := fileTerminal(out); ok {
+			t.Errorf("fileTerminal(%s) says it is a terminal", name)
+		}
+	}
+}
 
 func TestPagerCommand(t *testing.T) {
 	tests := []struct {
