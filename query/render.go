@@ -68,7 +68,7 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 		}
 		return writeNotes(notes, res)
 	case FormatTable, FormatMarkdown:
-		return writeTable(out, format == FormatMarkdown, res)
+		return writeTable(out, format == FormatMarkdown, res, 0)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -152,7 +152,8 @@ func cellText(v any) string {
 }
 
 // writeTable renders a table (or a markdown table) for people: long cells are cut for display only.
-func writeTable(out io.Writer, markdown bool, res *Result) error {
+// A width above 0 fits the table to a terminal that wide (terminal.go).
+func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	count := len(res.Rows)
 	note := omittedNote(res)
 	if count == 0 {
@@ -165,11 +166,11 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
 	t := tablewriter.NewTable(out, opts...)
-	header := make([]any, len(res.Columns))
+	header := make([]string, len(res.Columns))
 	for i, c := range res.Columns {
 		header[i] = c.Name
 	}
-	t.Header(header...)
+	var cells [][]string
 	for _, values := range res.Rows {
 		row := make([]string, len(values))
 		for i, v := range values {
@@ -179,6 +180,15 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 			}
 			row[i] = shorten(text)
 		}
+		cells = append(cells, row)
+	}
+	header, cells, wrapped := fitTable(header, cells, width)
+	if wrapped {
+		// Rows that span lines need a line between them to be told apart.
+		t.Options(tablewriter.WithRendition(tw.Rendition{Settings: tw.Settings{Separators: tw.Separators{BetweenRows: tw.On}}}))
+	}
+	t.Header(header)
+	for _, row := range cells {
 		if err := t.Append(row); err != nil {
 			return err
 		}
@@ -191,6 +201,10 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 		rows = "row"
 	}
 	footer := fmt.Sprintf("(%d %s", count, rows)
+	if markdown {
+		// A line right under a markdown table would be read as one more row.
+		footer = "\n" + footer
+	}
 	if res.Truncated {
 		footer += "; " + TruncatedHint
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func dbFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "db", Value: defaultDB, Usage: "main database `PATH` (or set CTOOL_DB)"}
+	return &cli.StringFlag{Name: "db", Value: defaultDB, Usage: "main database `PATH` (or set CTOOL_DB)", TakesFile: true}
 }
 
 // dbPath is --db, else a non-empty CTOOL_DB, else the default: an empty variable means "not set".
@@ -24,7 +24,7 @@ func (e *env) dbPath(c *cli.Context) string {
 }
 
 func inputFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files"}
+	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files", TakesFile: true}
 }
 
 func formatFlag(usage, value string) *cli.StringFlag {

@@ -4,6 +4,7 @@ package main
 // testscript like ctool, and reports a failure with a message on stderr and exit status 1.
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creack/pty"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
 
@@ -26,6 +28,7 @@ var scriptCommands = map[string]func(){
 	"sqlcheck": cmdMain(sqlCheck),
 	"glob":     cmdMain(globFiles),
 	"sha256":   cmdMain(sha256Files),
+	"ptyrun":   cmdMain(ptyRun),
 }
 
 // cmdMain adapts a helper to a testscript command: an error becomes a message and exit status 1.
@@ -259,4 +262,60 @@ func globFiles(args []string) error {
 		fmt.Println(m)
 	}
 	return nil
+}
+
+// ptyRun: ptyrun [-keys KEYS] COLS ROWS PROGRAM [ARGS...]
+// Runs PROGRAM on a new terminal (a pty) COLS wide and ROWS tall as its controlling terminal, standard
+// input and output, with standard error on the helper's, and prints what the terminal received, line
+// ends as \n. With -keys, KEYS (Go escapes) are typed once the terminal has shown something, as a person
+// at a pager would. It exits with PROGRAM's status.
+func ptyRun(args []string) error {
+	var keys string
+	if len(args) > 2 && args[0] == "-keys" {
+		k, err := unescape(args[1])
+		if err != nil {
+			return err
+		}
+		keys, args = k, args[2:]
+	}
+	if len(args) < 3 {
+		return fmt.Errorf("usage: ptyrun [-keys KEYS] COLS ROWS PROGRAM [ARGS...]")
+	}
+	cols, err1 := strconv.Atoi(args[0])
+	rows, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("bad size %s x %s", args[0], args[1])
+	}
+	cmd := exec.Command(args[2], args[3:]...)
+	cmd.Stderr = os.Stderr
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		return err
+	}
+	defer tty.Close()
+	var out bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 4096)
+		typed := keys == ""
+		for {
+			n, err := tty.Read(buf)
+			out.Write(buf[:n])
+			if n > 0 && !typed {
+				tty.Write([]byte(keys))
+				typed = true
+			}
+			if err != nil { // EIO once the program and its children have closed the terminal
+				return
+			}
+		}
+	}()
+	runErr := cmd.Wait()
+	<-done
+	os.Stdout.Write(bytes.ReplaceAll(out.Bytes(), []byte("\r\n"), []byte("\n")))
+	if ee, ok := runErr.(*exec.ExitError); ok {
+		os.Exit(ee.ExitCode())
+	}
+	return runErr
 }
