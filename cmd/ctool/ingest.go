@@ -25,6 +25,7 @@ func newIngestCommand(e *env) *cli.Command {
 			inputFlag(),
 			dbFlag(),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems"},
+			maxFileSizeFlag(),
 		},
 		Action: e.runIngest,
 	}
@@ -36,6 +37,10 @@ func (e *env) runIngest(c *cli.Context) error {
 	}
 	input, db := c.String("input"), e.dbPath(c)
 	opts := ingest.Options{MaxErrors: c.Int("max-errors")}
+	var err error
+	if opts.MaxFileSize, err = maxFileSize(c); err != nil {
+		return err
+	}
 	if isTerminal(e.stderr) {
 		opts.Progress = ingest.ProgressBar(e.stderr)
 	}

@@ -23,6 +23,7 @@ func newValidateCommand(e *env) *cli.Command {
 			inputFlag(),
 			formatFlag("report `FORMAT`: text, json or github", ingest.FormatText),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
+			maxFileSizeFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			input, format, maxErrors := c.String("input"), c.String("format"), c.Int("max-errors")
@@ -32,10 +33,14 @@ func newValidateCommand(e *env) *cli.Command {
 			if maxErrors < 0 {
 				return usageError("--max-errors must be 0 or more")
 			}
-			if err := noArgs(c); err != nil {
+			err := noArgs(c)
+			if err != nil {
 				return err
 			}
 			opts := ingest.Options{MaxErrors: maxErrors}
+			if opts.MaxFileSize, err = maxFileSize(c); err != nil {
+				return err
+			}
 			if isTerminal(e.stderr) {
 				opts.Progress = ingest.ProgressBar(e.stderr)
 			}
