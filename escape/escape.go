@@ -100,16 +100,17 @@ func Quote(s string) string {
 	return Visible(q)
 }
 
-// JSON makes encoded JSON safe to show: the C1 range and the bidi and separator characters, which JSON
-// allows raw inside strings, are written as \u escapes. The document means exactly what it meant.
+// JSON makes encoded JSON safe to show: DEL, the C1 range and the bidi and separator characters, which
+// JSON allows raw inside strings, are written as \u escapes. The document means exactly what it meant.
 func JSON(b []byte) []byte {
 	s := string(b)
-	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && Unsafe(r) }) {
+	rawInJSON := func(r rune) bool { return r >= 0x7f && Unsafe(r) }
+	if !strings.ContainsFunc(s, rawInJSON) {
 		return b
 	}
 	var out strings.Builder
 	for _, r := range s {
-		if r >= 0x80 && Unsafe(r) {
+		if rawInJSON(r) {
 			fmt.Fprintf(&out, `\u%04x`, r)
 			continue
 		}

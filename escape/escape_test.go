@@ -40,7 +40,7 @@ func TestQuote(t *testing.T) {
 }
 
 func TestJSONKeepsMeaning(t *testing.T) {
-	in := "x\u009b\u202e\u2028y\x1b"
+	in := "x\u009b\u202e\u2028y\x1b\x7f"
 	b, err := json.Marshal(map[string]string{"v": in})
 	if err != nil {
 		t.Fatal(err)
