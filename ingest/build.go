@@ -44,12 +44,6 @@ const (
 	StepCleaned         = "cleaned"          // profiles files older than the previous build's are removed
 )
 
-// ProfilesPath is the profiles database of a build: beside the main file, named by the build so that
-// renaming the main file into place switches both files at once.
-func ProfilesPath(dbPath, buildID string) string {
-	return strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-" + buildID + ".duckdb"
-}
-
 // Ingest validates the files in dir and builds new database files from them, all or nothing. The load
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
@@ -201,6 +195,9 @@ func newBuilder(dbPath string, step func(string)) (*builder, error) {
 	if step == nil {
 		step = func(string) {}
 	}
+	if err := checkDBPath(dbPath); err != nil {
+		return nil, err
+	}
 	b := &builder{dbPath: dbPath, buildID: newBuildID(), step: step}
 	dir := filepath.Dir(dbPath)
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
@@ -272,8 +269,10 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 			return 0, err
 		}
 	}
-	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, database.BuildID, b.buildID); err != nil {
-		return 0, err
+	for k, v := range map[string]string{database.BuildID: b.buildID, buildMainFile: filepath.Base(b.dbPath)} {
+		if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
+			return 0, err
+		}
 	}
 	if err := migrations.VerifyMain(ctx, b.main); err != nil {
 		return 0, err
@@ -495,34 +494,6 @@ func commas(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// removeAbandoned deletes temporary files of builds whose process is gone (killed mid-way).
-func removeAbandoned(dbPath string) {
-	matches, _ := filepath.Glob(strings.TrimSuffix(dbPath, ".duckdb") + "*.tmp-*")
-	for _, m := range matches {
-		rest := m[strings.LastIndex(m, ".tmp-")+len(".tmp-"):]
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			os.Remove(m)
-		}
-	}
-}
-
-// removeOldProfiles deletes every profiles file beside dbPath but current and previous.
-func removeOldProfiles(dbPath, current, previous string) {
-	matches, _ := filepath.Glob(strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-*.duckdb")
-	keep := map[string]bool{filepath.Clean(current): true, filepath.Clean(previous): true}
-	for _, m := range matches {
-		if !keep[filepath.Clean(m)] {
-			os.Remove(m)
-			os.Remove(m + ".wal")
-		}
-	}
 }
 
 func syncDir(dir string) error {
