@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -57,7 +58,7 @@ func (e *env) runIngest(c *cli.Context) error {
 	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {
-		t.Append(f.Dataset.Name, f.Name, fmt.Sprint(f.Rows), f.SHA256[:12])
+		t.Append(f.Dataset.Name, escape.Visible(f.Name), fmt.Sprint(f.Rows), f.SHA256[:12])
 	}
 	if err := t.Render(); err != nil {
 		return err
