@@ -79,7 +79,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case FormatText:
 		for _, p := range r.Problems {
-			fmt.Fprintln(w, p.String())
+			fmt.Fprintln(w, plainLine(p.String())) // CI logs read stderr's text for workflow commands too
 		}
 		if omitted := r.Count - len(r.Problems); omitted > 0 {
 			noun := "problems"
