@@ -16,11 +16,12 @@ func newIngestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
 		Usage:     "validate the CSV files and build the database from them, all or nothing",
-		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N]",
+		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N] [--max-file-size SIZE]",
 		Description: "Validates exactly as 'ctool validate'. On any problem it prints the report on stderr, exits 1 and\n" +
 			"leaves the existing database untouched. Otherwise it builds new database files beside PATH and renames\n" +
 			"them into place: readers of the old files keep working, and a build killed at any moment leaves the\n" +
-			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens." +
+			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens. A PATH\n" +
+			"that is a symbolic link is refused: give the database file's own path." +
 			exitStatus("the database was built", ctool.KindInvalidData, ctool.KindInternal, ctool.KindUsage, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),

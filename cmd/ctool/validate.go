@@ -12,12 +12,15 @@ func newValidateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check the CSV files in the input directory without building anything (for CI)",
-		UsageText: "ctool validate [--input DIR] [--format text|json|github] [--max-errors N]",
+		UsageText: "ctool validate [--input DIR] [--format text|json|github] [--max-errors N] [--max-file-size SIZE]",
 		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
-			"the column, a rule word and what was expected. Rule words: missing-file, encoding, header, ragged,\n" +
+			"the column, a rule word and what was expected. Rule words: missing-file, file, encoding, header, ragged,\n" +
 			"required, type, format, enum, json, schema, unique, reference.\n" +
-			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"errors\"}),\n" +
-			"github (workflow annotations for the first 10, plain lines for the rest)." +
+			"Only regular files are read: a link, FIFO, device or socket, or a file over --max-file-size, is a\n" +
+			"'file' problem and nothing of it is read.\n" +
+			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"shown\",\"truncated\",\"errors\"}),\n" +
+			"github (workflow annotations for the first 10, plain lines for the rest). Every format escapes what\n" +
+			"it quotes: no control character from the data is printed raw." +
 			exitStatus("the data is valid", ctool.KindInvalidData, ctool.KindUsage, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
