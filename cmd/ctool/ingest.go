@@ -54,7 +54,8 @@ func (e *env) runIngest(c *cli.Context) error {
 		res.Report.Write(e.stderr, ingest.FormatText)
 		return ctool.Errorf(ctool.KindInvalidData, "%s in %s; the database was not changed", ingest.Problems(res.Report.Count), input)
 	case err != nil:
-		return ctool.Errorf(ctool.KindInternal, "ingest failed; the database was not changed: %w", err)
+		// DuckDB's messages may quote a line of the input: shown with its control characters escaped.
+		return &ctool.Error{Kind: ctool.KindInternal, Message: "ingest failed; the database was not changed: " + escape.Visible(err.Error()), Err: err}
 	}
 	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
