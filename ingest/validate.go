@@ -193,7 +193,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	defer fh.Close()
 	f.info = info
 	// The limit holds even for a file that grows while it is read: one byte past it is a problem.
-	limit := max(info.Size(), v.maxFileSize)
+	limit := v.maxFileSize
 	hr := &hashingReader{r: io.LimitReader(fh, limit+1), h: sha256.New()}
 	defer func() {
 		// Finish reading so the hash covers the whole file even when validation stopped early.
