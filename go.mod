@@ -13,6 +13,7 @@ require (
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/xeipuuv/gojsonschema v1.2.0
 	golang.org/x/term v0.44.0
+	golang.org/x/text v0.33.0
 )
 
 require (

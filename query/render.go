@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/escape"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -168,7 +169,7 @@ func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	t := tablewriter.NewTable(out, opts...)
 	header := make([]string, len(res.Columns))
 	for i, c := range res.Columns {
-		header[i] = c.Name
+		header[i] = escape.Visible(c.Name)
 	}
 	var cells [][]string
 	for _, values := range res.Rows {
@@ -215,9 +216,10 @@ func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	return err
 }
 
-// shorten puts a cell on one line and cuts it to displayWidth characters.
+// shorten puts a cell on one line, shows its control characters as escapes (no ESC sequence reaches
+// the terminal) and cuts it to displayWidth characters.
 func shorten(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = escape.Visible(strings.Join(strings.Fields(s), " "))
 	if s == "" {
 		return s
 	}

@@ -72,3 +72,12 @@ func noArgs(c *cli.Context) error {
 func exitStatus(success string, kinds ...ctool.Kind) string {
 	return "\n\n" + ctool.ExitStatusHelp(success, kinds...)
 }
+
+// setValues is a string flag's value when the command line sets it, even to "", and nothing when it
+// does not: a setting given empty must be checked, not taken for "not given".
+func setValues(c *cli.Context, name string) []string {
+	if !c.IsSet(name) {
+		return nil
+	}
+	return []string{c.String(name)}
+}

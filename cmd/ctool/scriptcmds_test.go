@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
@@ -14,9 +15,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/creack/pty"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+	"golang.org/x/text/encoding/japanese"
 )
 
 // scriptCommands are the helpers the scripts may exec besides ctool.
@@ -29,6 +33,10 @@ var scriptCommands = map[string]func(){
 	"glob":     cmdMain(globFiles),
 	"sha256":   cmdMain(sha256Files),
 	"ptyrun":   cmdMain(ptyRun),
+	"mkfifo":   cmdMain(makeFIFO),
+	"shiftjis": cmdMain(toShiftJIS),
+	"cpname":   cmdMain(copyToName),
+	"returns":  cmdMain(returnsWithin),
 }
 
 // cmdMain adapts a helper to a testscript command: an error becomes a message and exit status 1.
@@ -318,4 +326,72 @@ func ptyRun(args []string) error {
 		os.Exit(ee.ExitCode())
 	}
 	return runErr
+}
+
+// makeFIFO: mkfifo PATH
+// Makes a named pipe with no writer: a reader that opens it blocking waits forever.
+func makeFIFO(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: mkfifo PATH")
+	}
+	return syscall.Mkfifo(args[0], 0o644)
+}
+
+// toShiftJIS: shiftjis FILE
+// Rewrites FILE (UTF-8) in Shift_JIS, as Excel in Japan saves "CSV".
+func toShiftJIS(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: shiftjis FILE")
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	sjis, err := japanese.ShiftJIS.NewEncoder().Bytes(b)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(args[0], sjis, 0o644)
+}
+
+// copyToName: cpname SRC DST
+// Copies SRC to DST, a name with Go escapes, so a script can make a file whose name holds a newline.
+func copyToName(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: cpname SRC DST")
+	}
+	dst, err := unescape(args[1])
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
+
+// returnsWithin: returns SECONDS PROGRAM [ARGS...]
+// Runs PROGRAM with the command's standard streams and fails if it has not ended after SECONDS (a
+// generous bound: the point is that it returns at all), whatever its exit status.
+func returnsWithin(args []string) error {
+	if len(args) < 2 {
+		return fmt.Errorf("usage: returns SECONDS PROGRAM [ARGS...]")
+	}
+	secs, err := strconv.Atoi(args[0])
+	if err != nil {
+		return fmt.Errorf("bad seconds %q", args[0])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[1], args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s did not return within %ds", args[1], secs)
+	}
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		return err
+	}
+	return nil
 }
