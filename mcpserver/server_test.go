@@ -22,7 +22,7 @@ func newTestServer(t *testing.T, dbPath string) *mcp.Server {
 	t.Helper()
 	live := database.NewLive(dbPath)
 	t.Cleanup(live.Close)
-	finder, err := profile.NewFinder(live, "", "")
+	finder, err := profile.NewFinder(live, "")
 	if err != nil {
 		t.Fatal(err)
 	}

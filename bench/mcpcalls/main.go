@@ -87,7 +87,7 @@ func run(ctool, db string, n, procs, warmup int) error {
 	live := database.NewLive(db)
 	defer live.Close()
 	engine := query.NewEngine(live)
-	finder, err := profile.NewFinder(live, "", "")
+	finder, err := profile.NewFinder(live, "")
 	if err != nil {
 		return err
 	}

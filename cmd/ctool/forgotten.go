@@ -35,6 +35,3 @@ func unknownDataset(args []string) *ctool.Error {
 	return usageError("the dataset is missing: ctool query <events|stores|products> [flags] SQL").
 		WithHint("ctool query " + dataset + " " + shellQuote(first))
 }
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

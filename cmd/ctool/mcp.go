@@ -74,7 +74,7 @@ func (e *env) runMCP(c *cli.Context) error {
 	}
 	live := database.NewLive(e.dbPath(c))
 	defer live.Close()
-	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), c.String("profile-id"))
+	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), setValues(c, "profile-id")...)
 	if err != nil {
 		return err
 	}

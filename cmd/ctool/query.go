@@ -95,6 +95,9 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 				}
 				return err
 			}
+			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
+				return e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) })
+			}
 			return query.Write(e.stdout, e.stderr, format, res)
 		},
 	}

@@ -1118,8 +1118,8 @@ func testFormats(t *testing.T, db e2eDB) {
 			t.Fatalf("want exit 0:\n%s", res)
 		}
 		lines := strings.Split(res.stdout, "\n")
-		if len(lines) < 6 || !strings.HasPrefix(lines[0], "| store_id") || !strings.HasPrefix(lines[1], "|:--") ||
-			!strings.Contains(lines[2], "STR-0001") || lines[5] != "(3 rows)" {
+		if len(lines) < 7 || !strings.HasPrefix(lines[0], "| store_id") || !strings.HasPrefix(lines[1], "|:--") ||
+			!strings.Contains(lines[2], "STR-0001") || lines[5] != "" || lines[6] != "(3 rows)" {
 			t.Fatalf("not a markdown table:\n%s", res)
 		}
 		// Long cells are cut for display only.

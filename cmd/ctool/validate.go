@@ -12,17 +12,21 @@ func newValidateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check the CSV files in the input directory without building anything (for CI)",
-		UsageText: "ctool validate [--input DIR] [--format text|json|github] [--max-errors N]",
+		UsageText: "ctool validate [--input DIR] [--format text|json|github] [--max-errors N] [--max-file-size SIZE]",
 		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
-			"the column, a rule word and what was expected. Rule words: missing-file, encoding, header, ragged,\n" +
+			"the column, a rule word and what was expected. Rule words: missing-file, file, encoding, header, ragged,\n" +
 			"required, type, format, enum, json, schema, unique, reference.\n" +
-			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"errors\"}),\n" +
-			"github (workflow annotations for the first 10, plain lines for the rest)." +
+			"Only regular files are read: a link, FIFO, device or socket, or a file over --max-file-size, is a\n" +
+			"'file' problem and nothing of it is read.\n" +
+			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"shown\",\"truncated\",\"errors\"}),\n" +
+			"github (workflow annotations for the first 10, plain lines for the rest). Every format escapes what\n" +
+			"it quotes: no control character from the data is printed raw." +
 			exitStatus("the data is valid", ctool.KindInvalidData, ctool.KindUsage, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			formatFlag("report `FORMAT`: text, json or github", ingest.FormatText),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
+			maxFileSizeFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			input, format, maxErrors := c.String("input"), c.String("format"), c.Int("max-errors")
@@ -32,10 +36,14 @@ func newValidateCommand(e *env) *cli.Command {
 			if maxErrors < 0 {
 				return usageError("--max-errors must be 0 or more")
 			}
-			if err := noArgs(c); err != nil {
+			err := noArgs(c)
+			if err != nil {
 				return err
 			}
 			opts := ingest.Options{MaxErrors: maxErrors}
+			if opts.MaxFileSize, err = maxFileSize(c); err != nil {
+				return err
+			}
 			if isTerminal(e.stderr) {
 				opts.Progress = ingest.ProgressBar(e.stderr)
 			}
