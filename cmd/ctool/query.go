@@ -96,7 +96,10 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 				return err
 			}
 			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
-				return e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) })
+				if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
+					return err
+				}
+				return query.WriteHint(e.stderr, res)
 			}
 			return query.Write(e.stdout, e.stderr, format, res)
 		},
