@@ -46,6 +46,7 @@ func TestFirstAttempts(t *testing.T) {
 		{"lower() around the column", schema.Stores, "SELECT store_name FROM stores WHERE lower(category) = 'カフェ'", false, "lower(category) = 'カフェ' matches no row of stores; closest values of category: 'cafe'"},
 		{"contains()", schema.Stores, "SELECT store_name FROM stores WHERE contains(store_name, 'ドッグサロン＆カフェ')", false, "closest values of store_name: 'ドッグサロン&カフェ わんテラス'"},
 		{"lower() that finds rows", schema.Stores, "SELECT store_name FROM stores WHERE lower(store_name) LIKE '%cafe%' OR category = 'cafe'", true, ""},
+		{"a condition in a subquery", schema.Stores, "SELECT store_name FROM stores WHERE store_id IN (SELECT store_id FROM products WHERE tag = 'gift')", false, "tag = 'gift' matches no row of products; closest values of tag: 'ギフト'"},
 		// JSON text.
 		{"JSON searched for a word", schema.Events, "SELECT event_name FROM events WHERE cost LIKE '%タダ%'", false, `cost holds JSON such as {"is_free"`},
 		{"JSON field", schema.Events, "SELECT event_name FROM events WHERE json_extract_string(cost, '$.is_free') = 'yes'", false, "holds only: 'false', 'true'"},
@@ -55,7 +56,7 @@ func TestFirstAttempts(t *testing.T) {
 		{"each condition matches alone", schema.Stores, "SELECT store_name FROM stores WHERE category = 'bar' AND category = 'cafe'", false, ""},
 		{"a number", schema.Products, "SELECT product_name FROM products_typed WHERE price_yen < 0", false, ""},
 		{"a hidden column is never probed", schema.Products, "SELECT product_name FROM products WHERE store_id = 'STR-00001'", false, ""},
-		{"a CTE named like a table", schema.Stores, "WITH stores AS (SELECT 'x' AS category) SELECT * FROM stores WHERE category = 'Cafe'", false, ""},
+		{"a CTE named like a table", schema.Stores, "WITH stores AS (SELECT 'x' AS category) SELECT * FROM stores WHERE category = 'カフェ'", false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
