@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -67,7 +68,12 @@ func (p Policy) hidden(lower string) bool {
 }
 
 // Rejection is a query refused by the guard; Error() gives the whole message for the agent.
-type Rejection struct{ Refused, Reason, Hint string }
+type Rejection struct {
+	Refused, Reason, Hint string
+	// Parse is DuckDB's parser message when the text is not SQL it can parse: nothing forbidden was
+	// asked, the agent only has to fix the query, so callers report it as an SQL error.
+	Parse string
+}
 
 // Error says what was refused, why, and what to do instead, in one message.
 func (r *Rejection) Error() string {
@@ -216,17 +222,35 @@ func parseFailure(text string, res *serializeResult) *Rejection {
 		return statementRejection(firstKeyword(text))
 	}
 	if res.ErrorType == "parser" {
-		return &Rejection{
+		rej := &Rejection{
 			Refused: "syntax error",
 			Reason:  "DuckDB could not parse the query: " + msg,
 			Hint:    "Fix the SQL and send it again; " + onlySelect,
 		}
+		if !forbiddenParse(text, msg) {
+			rej.Parse = msg
+		}
+		return rej
 	}
 	return &Rejection{
 		Refused: "query",
 		Reason:  "DuckDB could not read the query (" + res.ErrorType + "): " + msg,
 		Hint:    onlySelect,
 	}
+}
+
+// nearWord is the word DuckDB's parser names in "syntax error at or near".
+var nearWord = regexp.MustCompile(`at or near "([A-Za-z_]+)"`)
+
+// forbiddenParse reports whether a parse failure is about a statement ctool forbids (a DELETE in
+// parentheses, SELECT INTO, a CTE that is not a SELECT): that stays a refusal, while a typo is the
+// agent's to fix.
+func forbiddenParse(text, msg string) bool {
+	if statementKinds[firstKeyword(text)] || strings.Contains(msg, "SELECT INTO") || strings.Contains(msg, "CTE needs a SELECT") {
+		return true
+	}
+	m := nearWord.FindStringSubmatch(msg)
+	return m != nil && statementKinds[strings.ToUpper(m[1])]
 }
 
 // statementKinds are the leading keywords of statements that are not a plain SELECT; they only name

@@ -41,7 +41,12 @@ func New(c Config) *mcp.Server {
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		})
 	h := &handlers{engine: query.NewEngine(c.Live), profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log)}
-	for _, t := range schema.Manifest() {
+	// The label values in the descriptions are the opened build's; a later ingest changes the data,
+	// not the tool list a client has already read.
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
+	vocab, _ := h.engine.Vocabulary(vctx) // nil on failure: schema/'s words
+	cancel()
+	for _, t := range schema.ManifestWith(vocab) {
 		d := datasetOf(t.Name)
 		arg, err := newArgument(t, d)
 		if err != nil {

@@ -42,6 +42,9 @@ type Result struct {
 	Rows      [][]any
 	Truncated bool     // more rows matched than were returned
 	Omitted   []string // hidden columns left out of the result by name
+	// Hint explains an empty result: the conditions that match no row by themselves and what their
+	// columns hold instead (see probe.go). Empty when rows were found.
+	Hint string
 }
 
 // Engine runs queries on the current build of a database.
@@ -98,10 +101,15 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	}
 	rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
 	if err != nil {
-		return nil, failure(ctx, withoutExcerpt(err, checked.SQL))
+		return nil, explainError(failure(ctx, withoutExcerpt(err, checked.SQL)), sqlText)
 	}
 	defer rows.Close()
-	return readResult(ctx, d, policy, rows)
+	res, err := readResult(ctx, d, policy, rows)
+	if err == nil && len(res.Rows) == 0 {
+		rows.Close() // the probes use the same connection
+		res.Hint = explainEmpty(ctx, conn, sqlText)
+	}
+	return res, err
 }
 
 // readResult reads at most RowCap rows, leaving out the policy's hidden columns by name.
@@ -156,6 +164,9 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 }
 
 func refusal(r *guard.Rejection) *ctool.Error {
+	if r.Parse != "" {
+		return parseError(r)
+	}
 	return &ctool.Error{Kind: ctool.KindRefused, Message: r.Error(), Err: r}
 }
 

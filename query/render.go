@@ -69,7 +69,10 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 		}
 		return writeNotes(notes, res)
 	case FormatTable, FormatMarkdown:
-		return writeTable(out, format == FormatMarkdown, res, 0)
+		if err := writeTable(out, format == FormatMarkdown, res, 0); err != nil {
+			return err
+		}
+		return WriteHint(notes, res)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -85,6 +88,9 @@ func Document(res *Result) any {
 	doc := orderedObject{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
 	if len(res.Rows) == 0 {
 		doc = append(doc, kv{"message", res.Dataset.ZeroMessage})
+		if res.Hint != "" {
+			doc = append(doc, kv{"hint", res.Hint})
+		}
 	}
 	if res.Truncated {
 		doc = append(doc, kv{"hint", TruncatedHint})
@@ -133,6 +139,17 @@ func writeNotes(notes io.Writer, res *Result) error {
 	}
 	if note := omittedNote(res); note != "" {
 		fmt.Fprintln(notes, "ctool: "+note)
+	}
+	return WriteHint(notes, res)
+}
+
+// WriteHint puts an empty result's hint on the notes stream, where table and markdown keep it off
+// the result itself. It quotes the query's literals and the data's values: control characters are
+// shown escaped.
+func WriteHint(notes io.Writer, res *Result) error {
+	if res.Hint != "" && len(res.Rows) == 0 {
+		_, err := fmt.Fprintln(notes, "ctool: hint: "+escape.Visible(res.Hint))
+		return err
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func newQueryCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usageError("name the dataset: ctool query <events|stores|products> SQL")
 			}
-			return usageError("unknown dataset %q: use events, stores or products", c.Args().First())
+			return unknownDataset(c.Args().Slice())
 		},
 	}
 }
@@ -96,7 +96,10 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 				return err
 			}
 			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
-				return e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) })
+				if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
+					return err
+				}
+				return query.WriteHint(e.stderr, res)
 			}
 			return query.Write(e.stdout, e.stderr, format, res)
 		},
