@@ -79,6 +79,7 @@ func newApp(e *env) *cli.App {
 			newSchemaCommand(e),
 			newToolsCommand(e),
 			newMCPCommand(e),
+			newWorkerCommand(e),
 		},
 	}
 	setUsageErrors(app.Commands)

@@ -16,7 +16,6 @@ import (
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 )
 
@@ -88,16 +87,22 @@ func (e *env) runMCP(c *cli.Context) error {
 	build := b.ID
 	release()
 
-	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: e.stderr, Version: version})
+	log := &lockedWriter{w: e.stderr}
+	pool, err := startPool(ctx, e.dbPath(c), log)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool})
 	if addr == "" {
-		mcpserver.LogStart(e.stderr, "stdio", build)
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+		mcpserver.LogStart(log, "stdio", build)
+		err := srv.Run(ctx, newStdioTransport(e.stdin, e.stdout))
 		if ctx.Err() != nil {
 			return nil // asked to stop
 		}
 		return err
 	}
-	return serveHTTP(ctx, e.stderr, addr, timeout, build, mcpserver.Handler(srv))
+	return serveHTTP(ctx, log, addr, timeout, build, mcpserver.Handler(srv))
 }
 
 // serveHTTP serves h on addr until ctx ends, then lets the calls in flight finish.
@@ -165,8 +170,3 @@ func (a *activeConns) none() bool {
 	defer a.mu.Unlock()
 	return len(a.active) == 0
 }
-
-// nopWriteCloser lets the command's stdout be the transport's writer without the transport closing it.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
