@@ -119,7 +119,7 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		return nil, err
 	}
 	w.seq++
-	req := request{Seq: w.seq, Dataset: d.Name, SQL: sqlText}
+	req := request{Seq: w.seq, Dataset: d.Name, SQL: []byte(sqlText)}
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl.UnixNano()
 	}

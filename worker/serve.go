@@ -107,7 +107,7 @@ func runOne(ctx context.Context, req *request, run QueryFunc) (*query.Result, er
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, d, req.SQL)
+	return run(ctx, d, string(req.SQL))
 }
 
 // poisoned reports whether DuckDB's message says its instance can no longer be trusted: after a

@@ -118,3 +118,14 @@ func startPool(ctx context.Context, path string, log io.Writer) (*worker.Pool, e
 	}
 	return pool, nil
 }
+
+// queryInChild runs one query of `ctool query` in a worker process, so that a query that crashes
+// DuckDB or exhausts the memory is reported as an error of its kind rather than a Go crash dump.
+func queryInChild(ctx context.Context, path string, d *schema.Dataset, sqlText string) (*query.Result, error) {
+	pool, err := newPool(path, 0, 1, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	return pool.Query(ctx, d, sqlText)
+}
