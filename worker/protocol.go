@@ -41,7 +41,7 @@ type frame struct {
 type request struct {
 	Seq      uint64 `json:"seq"`
 	Dataset  string `json:"dataset"`
-	SQL      []byte `json:"sql"` // bytes, not a string: JSON would replace text that is not UTF-8
+	SQL      []byte `json:"sql"`      // bytes, not a string: JSON would replace text that is not UTF-8
 	Deadline int64  `json:"deadline"` // Unix nanoseconds; 0 for none
 }
 
