@@ -257,6 +257,24 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 	}
 }
 
+// exitedIdle reaps a worker that exited while idle (killed from outside, say), so that a replacement
+// is started at once rather than when a call finds it gone.
+func (p *Pool) exitedIdle(w *proc) {
+	p.mu.Lock()
+	found := false
+	for i, iw := range p.idle {
+		if iw == w {
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			found = true
+			break
+		}
+	}
+	p.mu.Unlock()
+	if found {
+		p.reap(w, "exited")
+	}
+}
+
 // put gives a worker back to the idle list.
 func (p *Pool) put(w *proc) {
 	p.mu.Lock()
@@ -298,7 +316,7 @@ func (p *Pool) start(ctx context.Context) (*proc, error) {
 	}
 	p.live++
 	p.mu.Unlock()
-	w, err := spawn(p.cfg.Command())
+	w, err := spawn(p.cfg.Command(), p.exitedIdle)
 	if err != nil {
 		p.mu.Lock()
 		p.live--
@@ -341,7 +359,7 @@ type proc struct {
 	once    sync.Once
 }
 
-func spawn(cmd *exec.Cmd) (*proc, error) {
+func spawn(cmd *exec.Cmd, onExit func(*proc)) (*proc, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -368,6 +386,7 @@ func spawn(cmd *exec.Cmd) (*proc, error) {
 		close(w.replies)
 		w.cmd.Wait()
 		close(w.exited)
+		onExit(w)
 	}()
 	return w, nil
 }

@@ -202,12 +202,19 @@ func TestPoolSurvivesWorkers(t *testing.T) {
 
 // A worker killed from outside while idle is replaced and the next call works.
 func TestPoolWorkerKilledFromOutside(t *testing.T) {
-	p, _ := newTestPool(t, 1, 1, 4)
+	p, log := newTestPool(t, 1, 1, 4)
 	pid := pidOf(t, p)
 	if err := syscall.Kill(int(pid), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	// Until the pool notices, the worker may still be handed a call; that call alone may fail.
+	// The pool notices at once and says so; a call made before that may still fail.
+	deadline := time.Now().Add(time.Minute)
+	for !log.has("exited") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !log.has("exited") {
+		t.Errorf("the log has no exited event: %+v", log.events)
+	}
 	for i := 0; i < 100; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		res, err := p.Query(ctx, schema.Stores, "pid")
