@@ -91,8 +91,8 @@ func (f *stdioFilter) admit(line []byte) bool {
 		var msgs []jsonrpc.Message
 		for _, raw := range batch {
 			msg, err := jsonrpc.DecodeMessage(raw)
-			if err != nil {
-				f.reject(jsonrpc.ID{}, -32600, "Invalid Request: "+err.Error())
+			if err != nil || !wellFormed(msg) {
+				f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
 				return false
 			}
 			msgs = append(msgs, msg)
@@ -103,12 +103,22 @@ func (f *stdioFilter) admit(line []byte) bool {
 		return true
 	}
 	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err == nil && !wellFormed(msg) {
+		err = errors.New("neither a method nor a result or error")
+	}
 	if err != nil {
 		f.reject(idOf(trimmed), -32600, "Invalid Request: "+err.Error())
 		return false
 	}
 	f.track(msg)
 	return true
+}
+
+// wellFormed rejects what the SDK decodes as a response but JSON-RPC does not allow: one with
+// neither a result nor an error.
+func wellFormed(msg jsonrpc.Message) bool {
+	resp, ok := msg.(*jsonrpc.Response)
+	return !ok || resp.Result != nil || resp.Error != nil
 }
 
 func (f *stdioFilter) track(msg jsonrpc.Message) {
