@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -35,7 +36,12 @@ func newMCPCommand(e *env) *cli.Command {
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
 			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), and \"refusal\"\n" +
 			"with the error's kind when it failed. Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
-			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase),
+			fmt.Sprintf("\n\nEach search query runs in a worker process (the same binary), %d kept warm and at most %d at once;\n"+
+				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
+				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
+				"Past %d waiting calls a call is answered busy at once. These kinds reach the client in the call's\n"+
+				"result; the server's own exit status is one of:", mcpWorkers, mcpMaxWorkers, workerGrace, mcpQueue) +
+			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase, ctool.KindInternal),
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},

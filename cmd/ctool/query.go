@@ -18,7 +18,7 @@ const maxQueryTimeout = time.Minute
 
 const defaultQueryTimeout = 5 * time.Second
 
-var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindUsage, ctool.KindNoDatabase}
+var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindTooLarge, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindCrashed}
 
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
