@@ -286,3 +286,34 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 		t.Errorf("a plain call failed: %v", err)
 	}
 }
+
+// A worker whose supervisor went away (its stdin ends) exits, even in the middle of a stuck query.
+func TestWorkerExitsWithItsSupervisor(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+	w, err := spawn(cmd, func(*proc) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := <-w.replies; f.typ != typeHello {
+		t.Fatalf("greeting %q", f.typ)
+	}
+	if err := w.conn.sendJSON(typeQuery, request{Seq: 1, Dataset: "stores", SQL: []byte("stuck")}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	w.stdin.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(time.Minute):
+		w.cmd.Process.Kill()
+		t.Fatal("the worker kept running after its stdin closed")
+	}
+	if !w.cmd.ProcessState.Success() {
+		t.Errorf("the worker exited with %s", w.cmd.ProcessState)
+	}
+}

@@ -29,7 +29,7 @@ func Serve(in io.Reader, out io.Writer, build string, run QueryFunc) error {
 		return err
 	}
 	queries := make(chan *request)
-	readErr := make(chan error, 1)
+	readErr := make(chan error, 2)
 	var mu sync.Mutex
 	var current uint64
 	var cancel context.CancelFunc = func() {}
@@ -64,13 +64,31 @@ func Serve(in io.Reader, out io.Writer, build string, run QueryFunc) error {
 			}
 		}
 	}()
+	// The queries run beside the reader: when the supervisor goes away (in ends), Serve returns at once
+	// even if a query is stuck in DuckDB, and the process exits with it.
+	served := make(chan error, 1)
+	go func() { served <- serveQueries(c, queries, &mu, &current, &cancel, run) }()
+	select {
+	case err := <-served:
+		return err
+	case err := <-readErr:
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	}
+}
+
+// serveQueries runs the queries one at a time and answers each; it returns after a query whose engine
+// may be poisoned, or when queries is closed.
+func serveQueries(c *conn, queries <-chan *request, mu *sync.Mutex, current *uint64, cancel *context.CancelFunc, run QueryFunc) error {
 	for req := range queries {
 		ctx, stop := context.WithCancel(context.Background())
 		if dl, ok := req.deadline(); ok {
 			ctx, stop = context.WithDeadline(context.Background(), dl)
 		}
 		mu.Lock()
-		current, cancel = req.Seq, stop
+		*current, *cancel = req.Seq, stop
 		mu.Unlock()
 		res, err := runOne(ctx, req, run)
 		stop()
@@ -95,9 +113,6 @@ func Serve(in io.Reader, out io.Writer, build string, run QueryFunc) error {
 		if err := c.send(typeResult, append(binary.BigEndian.AppendUint64(nil, req.Seq), b...)); err != nil {
 			return err
 		}
-	}
-	if err := <-readErr; !errors.Is(err, io.EOF) {
-		return err
 	}
 	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/azabudai/ctool/database"
@@ -63,7 +65,32 @@ func (e *env) runWorker(c *cli.Context) error {
 	release()
 	// Warm the engine: the first query of a connection costs more than the rest.
 	engine.Query(ctx, schema.Stores, "SELECT 1")
-	return worker.Serve(e.stdin, e.stdout, build, engine.Query)
+	return worker.Serve(e.stdin, e.stdout, build, func(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error) {
+		limitCPU(ctx)
+		return engine.Query(ctx, d, sqlText)
+	})
+}
+
+// limitCPU caps the CPU time the worker may still use at what the query could use in its time, every
+// core busy, plus the grace and a margin: the supervisor kills a runaway worker long before, so this
+// only matters if the supervisor is gone. Past it the kernel ends the process (SIGXCPU).
+func limitCPU(ctx context.Context) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return
+	}
+	used := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	allowed := (time.Until(deadline) + workerGrace + 5*time.Second) * time.Duration(runtime.NumCPU())
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_CPU, &lim) != nil {
+		return
+	}
+	lim.Cur = min(uint64((used+allowed)/time.Second)+1, lim.Max)
+	syscall.Setrlimit(syscall.RLIMIT_CPU, &lim)
 }
 
 // newPool returns a pool of query workers on the database at path, each a child process of this
