@@ -184,17 +184,54 @@ func (f *stdioFilter) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.inFlight) > 0 {
-		if msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); err == nil {
-			if resp, ok := msg.(*jsonrpc.Response); ok {
-				delete(f.inFlight, resp.ID)
-				if f.cancelled[resp.ID] {
-					delete(f.cancelled, resp.ID)
-					return len(p), nil
-				}
+		if id, ok := responseID(p); ok {
+			delete(f.inFlight, id)
+			if f.cancelled[id] {
+				delete(f.cancelled, id)
+				return len(p), nil
 			}
 		}
 	}
 	return f.out.Write(p)
+}
+
+// responseID reads the id of a response the SDK wrote without decoding its result: the SDK writes
+// "jsonrpc", "id", then "method" for a request or "result" or "error" for a response.
+func responseID(p []byte) (jsonrpc.ID, bool) {
+	dec := json.NewDecoder(bytes.NewReader(p))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return jsonrpc.ID{}, false
+	}
+	var id jsonrpc.ID
+	seen := false
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return jsonrpc.ID{}, false
+		}
+		switch key {
+		case "id":
+			var v any
+			if dec.Decode(&v) != nil {
+				return jsonrpc.ID{}, false
+			}
+			if id, err = jsonrpc.MakeID(v); err != nil {
+				return jsonrpc.ID{}, false
+			}
+			seen = true
+			continue
+		case "result", "error":
+			return id, seen && id.IsValid()
+		case "method":
+			return jsonrpc.ID{}, false
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return jsonrpc.ID{}, false
+		}
+	}
+	return jsonrpc.ID{}, false
 }
 
 // Close leaves the command's stdout open.
