@@ -103,6 +103,26 @@ func testEngineCasesStdio(t *testing.T) {
 		}
 	}
 
+	// Profiles stay out of the workers: none has the profiles file open, even after a profile call.
+	callTool(t, p, "get_user_profile", map[string]any{"profile_id": "user_criollo_heavy"})
+	for pid := range childPIDs(t, server) {
+		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+		mainOpen := false
+		for _, fd := range fds {
+			target, err := os.Readlink(fd)
+			if err != nil {
+				continue
+			}
+			mainOpen = mainOpen || strings.HasPrefix(target, db) // "(deleted)" when an ingest replaced it
+			if strings.Contains(target, ".profiles-") {
+				t.Errorf("worker %d has the profiles file open: %s", pid, target)
+			}
+		}
+		if !mainOpen {
+			t.Errorf("worker %d does not have %s open: the check above proves nothing", pid, db)
+		}
+	}
+
 	// kill -9 from outside: the pool notices, replaces it, and the next call works.
 	var victim int
 	for pid := range childPIDs(t, server) {
