@@ -96,9 +96,13 @@ func limitCPU(ctx context.Context) {
 // newPool returns a pool of query workers on the database at path, each a child process of this
 // binary that opens it read-only.
 func newPool(path string, size, max, queue int, log io.Writer) (*worker.Pool, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
+	// /proc/self/exe still starts this very binary after an upgrade has replaced or removed its file;
+	// the path os.Executable names would then be another version, or nothing.
+	exe := "/proc/self/exe"
+	if _, err := os.Stat(exe); err != nil {
+		if exe, err = os.Executable(); err != nil {
+			return nil, err
+		}
 	}
 	cfg := worker.Config{
 		Command: func() *exec.Cmd {
