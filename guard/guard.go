@@ -171,8 +171,8 @@ type serializeResult struct {
 
 // parse returns the one statement of text as DuckDB's parser reads it, or a *Rejection.
 func parse(ctx context.Context, conn querier, text string) (astObj, error) {
-	var out sql.NullString
-	if err := conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out); err != nil {
+	out, err := serialize(ctx, conn, text)
+	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			return nil, fmt.Errorf("guard: json_serialize_sql: %w (%v)", ctx.Err(), err)
 		}

@@ -5,7 +5,6 @@ package query
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -138,7 +137,8 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 	for i := range raw {
 		ptrs[i] = &raw[i]
 	}
-	size := 0
+	// The budget runs while values are converted: a result never grows past MaxResultBytes in memory.
+	size := &budget{left: MaxResultBytes}
 	for rows.Next() {
 		if len(res.Rows) == RowCap {
 			res.Truncated = true
@@ -149,11 +149,11 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 		}
 		values := make([]any, len(keep))
 		for j, i := range keep {
-			values[j] = jsonValue(raw[i], res.Columns[j].Type)
-			size += approxSize(values[j])
+			values[j] = jsonValue(raw[i], res.Columns[j].Type, size)
+			raw[i] = nil
 		}
-		if size > MaxResultBytes {
-			return nil, &ctool.Error{Kind: ctool.KindSQL, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
+		if size.exceeded() {
+			return nil, &ctool.Error{Kind: ctool.KindTooLarge, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
 		}
 		res.Rows = append(res.Rows, values)
 	}
@@ -208,28 +208,4 @@ func stopped(ctx context.Context) error {
 	}
 	return &ctool.Error{Kind: ctool.KindTimeout, Err: ctx.Err(),
 		Message: "the query ran past its time limit and was stopped; make it cheaper (filter first, avoid large cross joins)"}
-}
-
-// approxSize is roughly how many bytes a value takes in JSON.
-func approxSize(v any) int {
-	switch x := v.(type) {
-	case string:
-		return len(x) + 2
-	case json.Number:
-		return len(x)
-	case []any:
-		n := 2
-		for _, e := range x {
-			n += approxSize(e) + 1
-		}
-		return n
-	case orderedObject:
-		n := 2
-		for _, kv := range x {
-			n += len(kv.key) + 4 + approxSize(kv.value)
-		}
-		return n
-	default:
-		return 8
-	}
 }

@@ -65,7 +65,7 @@ func TestJSONValue(t *testing.T) {
 			if err := rows.Scan(&raw); err != nil {
 				t.Fatal(err)
 			}
-			got, err := marshal(jsonValue(raw, types[0].DatabaseTypeName()))
+			got, err := marshal(jsonValue(raw, types[0].DatabaseTypeName(), &budget{left: MaxResultBytes}))
 			if err != nil {
 				t.Fatal(err)
 			}

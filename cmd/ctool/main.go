@@ -91,6 +91,7 @@ func newApp(e *env) *cli.App {
 			newManCommand(),
 			newHelpCommand(),
 			newVersionCommand(),
+			newWorkerCommand(e),
 		},
 	}
 	setUsageErrors(app.Commands)

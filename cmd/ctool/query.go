@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
@@ -19,7 +18,7 @@ const maxQueryTimeout = time.Minute
 
 const defaultQueryTimeout = 5 * time.Second
 
-var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindUsage, ctool.KindNoDatabase}
+var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindTooLarge, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindCrashed}
 
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
@@ -80,14 +79,9 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 				}
 				sqlText = string(b)
 			}
-			if err := e.capMemory(); err != nil {
-				return err
-			}
-			live := database.NewLive(e.dbPath(c))
-			defer live.Close()
 			ctx, cancel := context.WithTimeout(c.Context, timeout)
 			defer cancel()
-			res, err := query.NewEngine(live).Query(ctx, d, sqlText)
+			res, err := queryInChild(ctx, e.dbPath(c), d, sqlText)
 			if err != nil {
 				var ce *ctool.Error
 				if errors.As(err, &ce) && ce.Kind == ctool.KindTimeout {

@@ -250,7 +250,7 @@ func wantRefusal(t *testing.T, res cliResult, want string) string {
 	if err != nil {
 		t.Fatalf("%v:\n%s", err, res)
 	}
-	if kind != "refused" && kind != "sql_error" && kind != "timeout" {
+	if kind != "refused" && kind != "sql_error" && kind != "timeout" && kind != "too_large" {
 		t.Fatalf("kind %q is not one of a failed query's:\n%s", kind, res)
 	}
 	if !strings.Contains(strings.ToLower(msg), strings.ToLower(want)) {
