@@ -183,7 +183,10 @@ func parse(ctx context.Context, conn querier, text string) (astObj, error) {
 	}
 	var res serializeResult
 	if err := json.Unmarshal([]byte(out.String), &res); err != nil {
-		return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
+		// DuckDB writes a constant that overflows a DOUBLE (1e1000) as a bare Infinity, which is not JSON.
+		if err := json.Unmarshal(quoteNonFinite(out.String), &res); err != nil {
+			return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
+		}
 	}
 	if res.Error {
 		return nil, parseFailure(text, &res)
@@ -333,4 +336,46 @@ func skipBlockComment(s string) string {
 		}
 	}
 	return ""
+}
+
+// quoteNonFinite returns the JSON text with the bare tokens Infinity, -Infinity and NaN outside strings
+// written as strings, so that the rest of the tree reads as it is.
+func quoteNonFinite(text string) []byte {
+	out := make([]byte, 0, len(text)+16)
+	inString, escaped := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if inString {
+			out = append(out, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if c == '"' {
+			inString = true
+			out = append(out, c)
+			continue
+		}
+		matched := false
+		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
+			if strings.HasPrefix(text[i:], tok) {
+				out = append(out, '"')
+				out = append(out, tok...)
+				out = append(out, '"')
+				i += len(tok) - 1
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, c)
+		}
+	}
+	return out
 }
