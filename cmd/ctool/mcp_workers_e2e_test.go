@@ -104,22 +104,20 @@ func testEngineCasesStdio(t *testing.T) {
 	}
 
 	// Profiles stay out of the workers: none has the profiles file open, even after a profile call.
+	// A worker that was just started to replace one may not have opened the build yet: wait until every
+	// worker has, or the check would prove nothing.
 	callTool(t, p, "get_user_profile", map[string]any{"profile_id": "user_criollo_heavy"})
-	for pid := range childPIDs(t, server) {
-		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
-		mainOpen := false
-		for _, fd := range fds {
-			target, err := os.Readlink(fd)
-			if err != nil {
-				continue
-			}
-			mainOpen = mainOpen || strings.HasPrefix(target, db) // "(deleted)" when an ingest replaced it
-			if strings.Contains(target, ".profiles-") {
-				t.Errorf("worker %d has the profiles file open: %s", pid, target)
+	waitFor(t, "every worker has the main file open", func() bool {
+		for pid := range childPIDs(t, server) {
+			if !hasOpen(pid, func(target string) bool { return strings.HasPrefix(target, db) }) {
+				return false // "(deleted)" follows the name when an ingest replaced it
 			}
 		}
-		if !mainOpen {
-			t.Errorf("worker %d does not have %s open: the check above proves nothing", pid, db)
+		return true
+	})
+	for pid := range childPIDs(t, server) {
+		if hasOpen(pid, func(target string) bool { return strings.Contains(target, ".profiles-") }) {
+			t.Errorf("worker %d has the profiles file open", pid)
 		}
 	}
 
@@ -394,4 +392,15 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// hasOpen reports whether process pid has a file open whose path matches.
+func hasOpen(pid int, match func(target string) bool) bool {
+	fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	for _, fd := range fds {
+		if target, err := os.Readlink(fd); err == nil && match(target) {
+			return true
+		}
+	}
+	return false
 }
