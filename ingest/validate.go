@@ -60,6 +60,12 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Contracts != nil || opts.snap != nil {
+		v.watch = &watch{snap: opts.snap, latestEnd: map[*schema.Dataset]string{}}
+		if opts.Contracts != nil && opts.Contracts.Against != "" {
+			v.watch.snap = newSnapshot()
+		}
+	}
 	files := map[*schema.Dataset][]string{}
 	v.progress.report = opts.Progress
 	for _, d := range schema.All() {
@@ -102,6 +108,14 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 			res.Files = append(res.Files, f)
 		}
 	}
+	for _, f := range res.Files {
+		v.report.Files = append(v.report.Files, FileSummary{Path: f.Path, Rows: f.Rows})
+	}
+	if opts.Contracts != nil {
+		if err := v.checkContracts(res, opts.Contracts, v.watch); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }
 
@@ -129,6 +143,8 @@ type validator struct {
 	schemas  map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
 	seen map[string][]string
+	// watch, when set, sees every complete record for the contracts (contracts.go).
+	watch *watch
 }
 
 // newValidator compiles every dataset's JSON Schemas once.
@@ -236,6 +252,9 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
 				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})
 			continue
+		}
+		if v.watch != nil {
+			v.watch.observe(f, record)
 		}
 		for i, cell := range record {
 			c := columns[i]
