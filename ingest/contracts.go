@@ -74,6 +74,8 @@ func (w *watch) observe(f *File, record []string) {
 
 // checkContracts runs the contracts after every file has been read.
 func (v *validator) checkContracts(res *Result, c *Contracts, w *watch) error {
+	var found []Problem
+	defer func() { v.report.addFirst(found) }()
 	severity := SeverityWarning
 	if c.Strict {
 		severity = ""
@@ -103,7 +105,7 @@ func (v *validator) checkContracts(res *Result, c *Contracts, w *watch) error {
 		if latest != "" {
 			msg += fmt.Sprintf("; the last ended on %s", latest)
 		}
-		v.report.add(Problem{File: files[0].Path, Column: d.Upcoming, Rule: schema.ContractUpcoming, Severity: severity,
+		found = append(found, Problem{File: files[0].Path, Column: d.Upcoming, Rule: schema.ContractUpcoming, Severity: severity,
 			Message: fmt.Sprintf("%s; add the coming %s", msg, d.Name)})
 	}
 
@@ -126,17 +128,18 @@ func (v *validator) checkContracts(res *Result, c *Contracts, w *watch) error {
 		}
 		share := float64(ch.Removed) / float64(ch.WasRows)
 		if share > c.MaxRemoved {
-			v.report.add(Problem{File: filesOf[d][0].Path, Rule: schema.ContractRemoved,
+			found = append(found, Problem{File: filesOf[d][0].Path, Rule: schema.ContractRemoved,
 				Message: fmt.Sprintf("%d of %d %s rows were removed since %s (%s); at most %s may go (--max-removed)",
 					ch.Removed, ch.WasRows, d.Name, c.Against, percent(share), percent(c.MaxRemoved))})
 		}
 	}
-	v.stillReferenced(old, w.snap, filesOf)
+	found = append(found, stillReferenced(old, w.snap, filesOf)...)
 	return nil
 }
 
 // stillReferenced reports every key that disappeared while the new data still refers to it.
-func (v *validator) stillReferenced(old, cur *snapshot, filesOf map[*schema.Dataset][]*File) {
+func stillReferenced(old, cur *snapshot, filesOf map[*schema.Dataset][]*File) []Problem {
+	var found []Problem
 	type use struct {
 		dataset string
 		rows    int
@@ -174,11 +177,12 @@ func (v *validator) stillReferenced(old, cur *snapshot, filesOf map[*schema.Data
 				by = append(by, fmt.Sprintf("%d %s %s", u.rows, u.dataset, plural(u.rows, "row", "rows")))
 			}
 			sort.Strings(by)
-			v.report.add(Problem{File: filesOf[k][0].Path, Column: k.Key[0], Rule: schema.ContractReferenced,
+			found = append(found, Problem{File: filesOf[k][0].Path, Column: k.Key[0], Rule: schema.ContractReferenced,
 				Message: fmt.Sprintf("%s %q was removed but %s still refer to it; keep it or change them first",
 					k.Key[0], key, strings.Join(by, " and "))})
 		}
 	}
+	return found
 }
 
 func plural(n int, one, many string) string {

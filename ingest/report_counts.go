@@ -76,3 +76,19 @@ func (r *Report) lostRows(file string) bool {
 	}
 	return false
 }
+
+// addFirst adds problems ahead of those already kept: the contracts speak of the change as a whole,
+// and must not be cut off by the cap behind a file's many problems.
+func (r *Report) addFirst(ps []Problem) {
+	kept := r.Problems
+	r.Problems = nil
+	for _, p := range ps {
+		r.add(p)
+	}
+	for _, p := range kept {
+		if r.Max != 0 && len(r.Problems) >= r.Max {
+			break
+		}
+		r.Problems = append(r.Problems, p)
+	}
+}

@@ -106,7 +106,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Problems) > 0 {
 		total := r.Count + r.Warnings
 		shown := min(len(r.Problems), markdownFirst)
-		fmt.Fprintf(&b, "\n### The first %d of %s\n\n", shown, Problems(total))
+		if shown == total {
+			b.WriteString("\n### Problems\n\n")
+		} else {
+			fmt.Fprintf(&b, "\n### The first %d of %s\n\n", shown, Problems(total))
+		}
 		b.WriteString("| file | line | column | rule | message |\n| --- | ---: | --- | --- | --- |\n")
 		for _, p := range r.Problems[:shown] {
 			rule := p.Rule
