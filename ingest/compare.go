@@ -2,12 +2,14 @@ package ingest
 
 import (
 	"context"
+	"crypto/md5"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/azabudai/ctool"
@@ -52,33 +54,58 @@ type RowChange struct {
 	Columns []string `json:"columns,omitempty"`
 }
 
-// sampleRows is how many rows of each kind a comparison names.
+// sampleRows is how many rows of each kind a comparison names: the first ones, in file order.
 const sampleRows = 10
 
 // table is one side's view of a dataset: a fingerprint of every row, found by its key. Cells are
-// hashed, not kept, so a million-row file costs tens of megabytes.
+// hashed, not kept, and nothing per row holds a pointer, so a million-row file costs tens of
+// megabytes and no garbage collector work. A key or a cell is known by the first 64 bits of its MD5,
+// which DuckDB computes too (md5_number), so a built database's side is hashed inside DuckDB on its
+// own threads and only numbers cross into Go. Two keys of a million colliding is a chance in ten
+// million million.
 type table struct {
 	d       *schema.Dataset
 	present []bool           // per schema column: seen in a header on this side
-	keys    map[string]int32 // key → row number
+	keys    map[uint64]int32 // key hash → row number
+	keyHash []uint64         // per row, its key hash (after numbering a repeated key)
 	hashes  []uint64         // per row, one hash per schema column
+	keyText []byte           // read from files: every row's key text, one after another
+	keyEnd  []uint32         // read from files: per row, where its key text ends in keyText
+	rowid   []int64          // read from a database: per row, its rowid, to fetch the key of a row named
+	repeats map[uint64]int   // keys seen more than once: how many times more
+	occ     []int32          // per row once a key repeats: which occurrence of its key it is (0: the first)
 	refs    []map[string]int // per d.References: the referring values and how often each occurs
 	fileKey bool             // the key starts with the source file (datasets of several files)
 	keyCols []int            // schema columns of d.Key
 	refCols []int            // schema columns of d.References
 	field   []int            // per schema column, its field in the current file (-1: none)
 	posFile *File            // whose header field describes
-	keyBuf  []string
+	keyBuf  []byte
 }
 
 // snapshot is one side of a comparison.
 type snapshot struct {
 	tables map[*schema.Dataset]*table
 	broken map[*schema.Dataset]bool // a file of the dataset could not be read row by row
+	// keysOf fetches the key values of rows of a table read from a database; nil for files.
+	keysOf func(t *table, rows []int32) ([][]string, error)
+	close  func()
 }
 
-// seed is shared by both sides of every comparison in this process, so equal cells hash equal.
-var seed = maphash.MakeSeed()
+// hashText is a cell's or a key's hash: the first 8 bytes of its MD5, little-endian, as DuckDB's
+// md5_number(s) & 0xFFFFFFFFFFFFFFFF.
+func hashText(s []byte) uint64 {
+	sum := md5.Sum(s)
+	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// nth numbers the nth occurrence of a repeated key, the same way on both sides.
+func nth(h uint64, n int) uint64 {
+	h ^= uint64(n) * 0x9e3779b97f4a7c15
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>29
+}
 
 func newSnapshot() *snapshot {
 	return &snapshot{tables: map[*schema.Dataset]*table{}, broken: map[*schema.Dataset]bool{}}
@@ -87,7 +114,7 @@ func newSnapshot() *snapshot {
 func (s *snapshot) table(d *schema.Dataset) *table {
 	t := s.tables[d]
 	if t == nil {
-		t = &table{d: d, present: make([]bool, len(d.Columns)), keys: map[string]int32{},
+		t = &table{d: d, present: make([]bool, len(d.Columns)), keys: map[uint64]int32{},
 			refs: make([]map[string]int, len(d.References)), fileKey: strings.ContainsAny(d.SourceFile, "*?[")}
 		for i, ref := range d.References {
 			t.refs[i] = map[string]int{}
@@ -116,32 +143,47 @@ func (t *table) columns(names []string) []int {
 	return pos
 }
 
-// add records one row: source is its file's name, cell(j) the cell of schema column j ("" when absent
-// or NULL, as an empty cell loads as NULL).
+// addRow files one row under its key hash, numbering a key that repeats (the data does not promise
+// it is unique: such rows are matched by occurrence).
+func (t *table) addRow(h uint64) int32 {
+	row := int32(len(t.keyHash))
+	n := int32(0)
+	if _, dup := t.keys[h]; dup {
+		if t.repeats == nil {
+			t.repeats, t.occ = map[uint64]int{}, make([]int32, row, max(2*row, 1024))
+		}
+		t.repeats[h]++
+		n = int32(t.repeats[h] + 1)
+		h = nth(h, int(n))
+	}
+	if t.occ != nil {
+		t.occ = append(t.occ, n)
+	}
+	t.keys[h] = row
+	t.keyHash = append(t.keyHash, h)
+	return row
+}
+
+// add records one row read from a file: source is its file's name, cell(j) the cell of schema column
+// j ("" when absent, as an empty cell loads as NULL).
 func (t *table) add(source string, cell func(j int) string) {
 	t.keyBuf = t.keyBuf[:0]
 	if t.fileKey {
-		t.keyBuf = append(t.keyBuf, source)
+		t.keyBuf = append(t.keyBuf, source...)
 	}
-	for _, j := range t.keyCols {
-		t.keyBuf = append(t.keyBuf, cell(j))
-	}
-	key := strings.Join(t.keyBuf, "\x1f")
-	if _, dup := t.keys[key]; dup {
-		// A key that repeats (the data does not promise it is unique) is matched by occurrence.
-		for n := 2; ; n++ {
-			if k := fmt.Sprintf("%s\x1e%d", key, n); !t.has(k) {
-				key = k
-				break
-			}
+	for i, j := range t.keyCols {
+		if i > 0 || t.fileKey {
+			t.keyBuf = append(t.keyBuf, keySeparator)
 		}
+		t.keyBuf = append(t.keyBuf, cell(j)...)
 	}
-	row := int32(len(t.hashes) / len(t.d.Columns))
-	t.keys[key] = row
+	t.addRow(hashText(t.keyBuf))
+	t.keyText = append(t.keyText, t.keyBuf...)
+	t.keyEnd = append(t.keyEnd, uint32(len(t.keyText)))
 	for j := range t.d.Columns {
 		var h uint64
 		if t.present[j] {
-			h = maphash.String(seed, cell(j))
+			h = hashText([]byte(cell(j)))
 		}
 		t.hashes = append(t.hashes, h)
 	}
@@ -152,13 +194,17 @@ func (t *table) add(source string, cell func(j int) string) {
 	}
 }
 
+// keySeparator joins the values of a key (and the source file before them) into its text.
+const keySeparator = '\x1f'
+
 func columnIndex(d *schema.Dataset, name string) int {
 	return slices.IndexFunc(d.Columns, func(c schema.Column) bool { return c.Name == name })
 }
 
-func (t *table) has(key string) bool { _, ok := t.keys[key]; return ok }
+// has reports whether a row has the key text.
+func (t *table) has(key string) bool { _, ok := t.keys[hashText([]byte(key))]; return ok }
 
-func (t *table) rows() int { return len(t.keys) }
+func (t *table) rows() int { return len(t.keyHash) }
 
 // record is validation's hook: one complete record of f.
 func (s *snapshot) record(f *File, record []string) {
@@ -190,7 +236,7 @@ func fieldOf(width int, pos []int) []int {
 }
 
 // readAgainst reads the other side of a comparison: a built database file, or an input directory
-// validated as input/ is.
+// validated as input/ is. Call the snapshot's close when done with it.
 func readAgainst(ctx context.Context, path string) (*snapshot, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -212,14 +258,20 @@ func readAgainst(ctx context.Context, path string) (*snapshot, error) {
 	return readBuild(ctx, path)
 }
 
-// readBuild reads every dataset's rows from a built database, opened read-only as every reader opens it.
-func readBuild(ctx context.Context, path string) (*snapshot, error) {
+// readBuild reads every dataset's rows from a built database, opened read-only as every reader opens
+// it, and keeps it open to fetch the keys of the rows a comparison names.
+func readBuild(ctx context.Context, path string) (_ *snapshot, err error) {
 	b, err := database.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer func() {
+		if err != nil {
+			b.Close()
+		}
+	}()
 	snap := newSnapshot()
+	dbs := map[*table]*sql.DB{}
 	for _, d := range schema.All() {
 		db := b.DB()
 		if d.Private {
@@ -229,47 +281,147 @@ func readBuild(ctx context.Context, path string) (*snapshot, error) {
 			}
 			db = f.DB()
 		}
-		if err := readTable(ctx, db, snap.table(d)); err != nil {
+		t := snap.table(d)
+		dbs[t] = db
+		if err := readTable(ctx, db, t); err != nil {
 			return nil, fmt.Errorf("--against %s: read %s: %w", path, d.Table, err)
 		}
 	}
+	snap.keysOf = func(t *table, rows []int32) ([][]string, error) {
+		return fetchKeys(ctx, dbs[t], t, rows)
+	}
+	snap.close = func() { b.Close() }
 	return snap, nil
 }
 
+// readTable reads a table's rows as hashes that DuckDB computes: rowid, the key's hash, then a hash per
+// column, in the table's order (a SELECT without ORDER BY keeps the order rows were inserted in).
 func readTable(ctx context.Context, db *sql.DB, t *table) error {
-	rows, err := db.QueryContext(ctx, "SELECT * FROM "+sqlIdent(t.d.Table))
+	rows, err := db.QueryContext(ctx, "SELECT * FROM "+sqlIdent(t.d.Table)+" LIMIT 0")
+	if err != nil {
+		return err
+	}
+	names, err := rows.Columns()
+	rows.Close()
+	if err != nil {
+		return err
+	}
+	t.columns(names)
+	const low64 = " & 18446744073709551615::UHUGEINT AS UBIGINT)"
+	text := func(col string) string { return "coalesce(CAST(" + sqlIdent(col) + " AS VARCHAR), '')" }
+	var key []string
+	if t.fileKey {
+		key = append(key, text("source_file"))
+	}
+	for _, k := range t.d.Key {
+		key = append(key, text(k))
+	}
+	list := []string{"rowid", "CAST(md5_number(concat_ws(chr(31), " + strings.Join(key, ", ") + "))" + low64}
+	for j, c := range t.d.Columns {
+		if t.present[j] {
+			list = append(list, "CAST(md5_number("+text(c.Name)+")"+low64)
+		} else {
+			list = append(list, "0")
+		}
+	}
+	rows, err = db.QueryContext(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+sqlIdent(t.d.Table))
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	names, err := rows.Columns()
-	if err != nil {
-		return err
+	width := len(t.d.Columns)
+	var rowid int64
+	var keyHash uint64
+	cells := make([]uint64, width)
+	dest := []any{&rowid, &keyHash}
+	for j := range cells {
+		dest = append(dest, &cells[j])
 	}
-	pos := t.columns(names)
-	source := slices.Index(names, "source_file")
-	cells := make([]sql.RawBytes, len(names))
-	dest := make([]any, len(names))
-	for i := range cells {
-		dest[i] = &cells[i]
-	}
-	byColumn := fieldOf(len(t.d.Columns), pos)
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		name := ""
-		if source >= 0 {
-			name = string(cells[source])
-		}
-		t.add(name, func(j int) string {
-			if j < 0 || byColumn[j] < 0 {
-				return ""
-			}
-			return string(cells[byColumn[j]])
-		})
+		t.addRow(keyHash)
+		t.rowid = append(t.rowid, rowid)
+		t.hashes = append(t.hashes, cells...)
 	}
 	return rows.Err()
+}
+
+// fetchKeys reads the key values of a few rows of a table read from a database.
+func fetchKeys(ctx context.Context, db *sql.DB, t *table, rows []int32) ([][]string, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, strconv.FormatInt(t.rowid[r], 10))
+	}
+	var cols []string
+	for _, k := range t.d.Key {
+		cols = append(cols, "coalesce(CAST("+sqlIdent(k)+" AS VARCHAR), '')")
+	}
+	res, err := db.QueryContext(ctx, "SELECT rowid, "+strings.Join(cols, ", ")+" FROM "+sqlIdent(t.d.Table)+
+		" WHERE rowid IN ("+strings.Join(ids, ", ")+")")
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	byRowid := map[int64][]string{}
+	for res.Next() {
+		var id int64
+		vals := make([]string, len(cols))
+		dest := []any{&id}
+		for i := range vals {
+			dest = append(dest, &vals[i])
+		}
+		if err := res.Scan(dest...); err != nil {
+			return nil, err
+		}
+		byRowid[id] = vals
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = byRowid[t.rowid[r]]
+	}
+	return out, nil
+}
+
+// keyValues are the key values of rows, numbered when a key repeats.
+func (s *snapshot) keyValues(t *table, rows []int32) [][]string {
+	var out [][]string
+	if s.keysOf != nil {
+		fetched, err := s.keysOf(t, rows)
+		if err != nil {
+			fetched = make([][]string, len(rows))
+		}
+		out = fetched
+	} else {
+		for _, r := range rows {
+			start := uint32(0)
+			if r > 0 {
+				start = t.keyEnd[r-1]
+			}
+			vals := strings.Split(string(t.keyText[start:t.keyEnd[r]]), string(keySeparator))
+			if t.fileKey {
+				vals = vals[1:]
+			}
+			out = append(out, vals)
+		}
+	}
+	for i, r := range rows {
+		if t.occ == nil {
+			break
+		}
+		if n := t.occ[r]; n > 1 && len(out[i]) > 0 {
+			out[i] = slices.Clone(out[i])
+			out[i][len(out[i])-1] += " (#" + strconv.Itoa(int(n)) + ")"
+		}
+	}
+	return out
 }
 
 // compare lists what changed from old to cur, dataset by dataset.
@@ -300,31 +452,41 @@ func compare(against string, old, cur *snapshot) *Comparison {
 		}
 		width := len(d.Columns)
 		perColumn := make([]int, width)
-		var added, removed, changed samples
-		for key, nr := range n.keys {
-			or, ok := o.keys[key]
+		var added, removed, changed []int32
+		var changedCols [][]string
+		for nr, h := range n.keyHash {
+			or, ok := o.keys[h]
 			if !ok {
 				ch.Added++
-				added.offer(key, nil)
+				if len(added) < sampleRows {
+					added = append(added, int32(nr))
+				}
 				continue
 			}
-			nh, oh := n.hashes[int(nr)*width:][:width], o.hashes[int(or)*width:][:width]
+			nh, oh := n.hashes[nr*width:][:width], o.hashes[int(or)*width:][:width]
 			var cols []string
 			for j := range width {
 				if n.present[j] && o.present[j] && nh[j] != oh[j] {
 					perColumn[j]++
-					cols = append(cols, d.Columns[j].Name)
+					if len(changed) < sampleRows {
+						cols = append(cols, d.Columns[j].Name)
+					}
 				}
 			}
-			if cols != nil {
+			if differs(n.present, o.present, nh, oh) {
 				ch.Changed++
-				changed.offer(key, cols)
+				if len(changed) < sampleRows {
+					changed = append(changed, int32(nr))
+					changedCols = append(changedCols, cols)
+				}
 			}
 		}
-		for key := range o.keys {
-			if _, ok := n.keys[key]; !ok {
+		for or, h := range o.keyHash {
+			if _, ok := n.keys[h]; !ok {
 				ch.Removed++
-				removed.offer(key, nil)
+				if len(removed) < sampleRows {
+					removed = append(removed, int32(or))
+				}
 			}
 		}
 		for j, k := range perColumn {
@@ -333,40 +495,33 @@ func compare(against string, old, cur *snapshot) *Comparison {
 			}
 		}
 		if !d.Private {
-			ch.AddedRows, ch.RemovedRows, ch.ChangedRows = added.rows(), removed.rows(), changed.rows()
+			ch.AddedRows = rowChanges(cur.keyValues(n, added), nil)
+			ch.RemovedRows = rowChanges(old.keyValues(o, removed), nil)
+			ch.ChangedRows = rowChanges(cur.keyValues(n, changed), changedCols)
 		}
 		c.Datasets = append(c.Datasets, ch)
 	}
 	return c
 }
 
-// samples keeps the sampleRows smallest keys offered, so the rows named do not depend on map order.
-type samples struct {
-	keys []string
-	cols [][]string
-}
-
-func (s *samples) offer(key string, cols []string) {
-	if len(s.keys) == sampleRows && key >= s.keys[sampleRows-1] {
-		return
-	}
-	i, _ := slices.BinarySearch(s.keys, key)
-	s.keys = slices.Insert(s.keys, i, key)
-	s.cols = slices.Insert(s.cols, i, cols)
-	if len(s.keys) > sampleRows {
-		s.keys, s.cols = s.keys[:sampleRows], s.cols[:sampleRows]
-	}
-}
-
-func (s *samples) rows() []RowChange {
-	var out []RowChange
-	for i, k := range s.keys {
-		k, n, dup := strings.Cut(k, "\x1e")
-		key := strings.Split(k, "\x1f")
-		if dup {
-			key[len(key)-1] += " (#" + n + ")"
+// differs reports whether two rows differ in a column both sides have.
+func differs(np, op []bool, nh, oh []uint64) bool {
+	for j := range nh {
+		if np[j] && op[j] && nh[j] != oh[j] {
+			return true
 		}
-		out = append(out, RowChange{Key: key, Columns: s.cols[i]})
+	}
+	return false
+}
+
+func rowChanges(keys [][]string, cols [][]string) []RowChange {
+	var out []RowChange
+	for i, k := range keys {
+		rc := RowChange{Key: k}
+		if cols != nil {
+			rc.Columns = cols[i]
+		}
+		out = append(out, rc)
 	}
 	return out
 }

@@ -44,6 +44,21 @@ func (c *Contracts) today() string {
 type watch struct {
 	snap      *snapshot
 	latestEnd map[*schema.Dataset]string
+	against   chan againstResult // the previous build, read on the other core while validation reads
+}
+
+type againstResult struct {
+	snap *snapshot
+	err  error
+}
+
+// readAgainst starts reading the previous build beside validation.
+func (w *watch) readAgainst(path string) {
+	w.against = make(chan againstResult, 1)
+	go func() {
+		snap, err := readAgainst(context.Background(), path)
+		w.against <- againstResult{snap, err}
+	}()
 }
 
 // observe sees one complete record of f.
@@ -112,9 +127,13 @@ func (v *validator) checkContracts(res *Result, c *Contracts, w *watch) error {
 	if c.Against == "" {
 		return nil
 	}
-	old, err := readAgainst(context.Background(), c.Against)
+	got := <-w.against
+	old, err := got.snap, got.err
 	if err != nil {
 		return err
+	}
+	if old.close != nil {
+		defer old.close()
 	}
 	for d := range broken {
 		w.snap.broken[d] = true

@@ -64,6 +64,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 		v.watch = &watch{snap: opts.snap, latestEnd: map[*schema.Dataset]string{}}
 		if opts.Contracts != nil && opts.Contracts.Against != "" {
 			v.watch.snap = newSnapshot()
+			v.watch.readAgainst(opts.Contracts.Against)
 		}
 	}
 	files := map[*schema.Dataset][]string{}
