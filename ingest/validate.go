@@ -146,6 +146,9 @@ type validator struct {
 	seen map[string][]string
 	// watch, when set, sees every complete record for the contracts (contracts.go).
 	watch *watch
+	// allUTF8 reports whether every byte of the current file read so far is UTF-8, so that cells need
+	// no check of their own.
+	allUTF8 func() bool
 }
 
 // newValidator compiles every dataset's JSON Schemas once.
@@ -170,22 +173,13 @@ func newValidator(maxErrors int) (*validator, error) {
 	return v, nil
 }
 
-// hashingReader hashes what passes through and notes carriage returns.
+// hashingReader hashes what passes through and notes carriage returns (readahead.go).
 type hashingReader struct {
 	r     io.Reader
 	h     hash.Hash
-	n     int64
-	hasCR bool
-}
-
-func (hr *hashingReader) Read(p []byte) (int, error) {
-	n, err := hr.r.Read(p)
-	hr.h.Write(p[:n])
-	hr.n += int64(n)
-	if !hr.hasCR && bytes.IndexByte(p[:n], '\r') >= 0 {
-		hr.hasCR = true
-	}
-	return n, err
+	n     int64 // bytes handed to the caller so far
+	hasCR bool  // set once the reader has returned io.EOF
+	ahead readAhead
 }
 
 // file validates one file and returns the values of its dataset's primary key.
@@ -196,6 +190,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	}
 	defer fh.Close()
 	hr := &hashingReader{r: fh, h: sha256.New()}
+	v.allUTF8 = hr.allUTF8
 	defer func() {
 		// Finish reading so the hash covers the whole file even when validation stopped early.
 		io.Copy(io.Discard, hr)
@@ -364,7 +359,7 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 	add := func(rule, msg string) {
 		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg})
 	}
-	if !utf8.ValidString(cell) {
+	if (v.allUTF8 == nil || !v.allUTF8()) && !utf8.ValidString(cell) {
 		add(RuleEncoding, "not valid UTF-8; save the file as UTF-8")
 		return
 	}
