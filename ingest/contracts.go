@@ -52,6 +52,18 @@ type againstResult struct {
 	err  error
 }
 
+// abandon closes the previous build once read, when validation failed and will not compare.
+func (w *watch) abandon() {
+	if w == nil || w.against == nil {
+		return
+	}
+	go func() {
+		if got := <-w.against; got.snap != nil && got.snap.close != nil {
+			got.snap.close()
+		}
+	}()
+}
+
 // readAgainst starts reading the previous build beside validation.
 func (w *watch) readAgainst(path string) {
 	w.against = make(chan againstResult, 1)
@@ -128,6 +140,7 @@ func (v *validator) checkContracts(res *Result, c *Contracts, w *watch) error {
 		return nil
 	}
 	got := <-w.against
+	w.against = nil // taken: nothing left to abandon
 	old, err := got.snap, got.err
 	if err != nil {
 		return err

@@ -65,6 +65,11 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 		if opts.Contracts != nil && opts.Contracts.Against != "" {
 			v.watch.snap = newSnapshot()
 			v.watch.readAgainst(opts.Contracts.Against)
+			defer func() {
+				if err != nil {
+					v.watch.abandon()
+				}
+			}()
 		}
 	}
 	files := map[*schema.Dataset][]string{}
