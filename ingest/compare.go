@@ -182,8 +182,8 @@ func (t *table) add(source string, cell func(j int) string) {
 	t.keyEnd = append(t.keyEnd, uint32(len(t.keyText)))
 	for j := range t.d.Columns {
 		var h uint64
-		if t.present[j] {
-			h = hashText([]byte(cell(j)))
+		if t.present[j] && !slices.Contains(t.keyCols, j) {
+			h = hashString(cell(j))
 		}
 		t.hashes = append(t.hashes, h)
 	}
@@ -202,7 +202,7 @@ func columnIndex(d *schema.Dataset, name string) int {
 }
 
 // has reports whether a row has the key text.
-func (t *table) has(key string) bool { _, ok := t.keys[hashText([]byte(key))]; return ok }
+func (t *table) has(key string) bool { _, ok := t.keys[hashString(key)]; return ok }
 
 func (t *table) rows() int { return len(t.keyHash) }
 
@@ -317,13 +317,22 @@ func readTable(ctx context.Context, db *sql.DB, t *table) error {
 		key = append(key, text(k))
 	}
 	list := []string{"rowid", "CAST(md5_number(concat_ws(chr(31), " + strings.Join(key, ", ") + "))" + low64}
+	var hashed []int // the schema columns DuckDB hashes; the others stay 0
 	for j, c := range t.d.Columns {
-		if t.present[j] {
+		// A key column is equal in rows whose keys match: it is not hashed (0 on both sides).
+		if t.present[j] && !slices.Contains(t.keyCols, j) {
 			list = append(list, "CAST(md5_number("+text(c.Name)+")"+low64)
-		} else {
-			list = append(list, "0")
+			hashed = append(hashed, j)
 		}
 	}
+	var count int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+sqlIdent(t.d.Table)).Scan(&count); err != nil {
+		return err
+	}
+	t.keys = make(map[uint64]int32, count)
+	t.keyHash = make([]uint64, 0, count)
+	t.rowid = make([]int64, 0, count)
+	t.hashes = make([]uint64, 0, count*len(t.d.Columns))
 	rows, err = db.QueryContext(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+sqlIdent(t.d.Table))
 	if err != nil {
 		return err
@@ -332,17 +341,21 @@ func readTable(ctx context.Context, db *sql.DB, t *table) error {
 	width := len(t.d.Columns)
 	var rowid int64
 	var keyHash uint64
-	cells := make([]uint64, width)
+	got := make([]uint64, len(hashed))
 	dest := []any{&rowid, &keyHash}
-	for j := range cells {
-		dest = append(dest, &cells[j])
+	for i := range got {
+		dest = append(dest, &got[i])
 	}
+	cells := make([]uint64, width)
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
 		t.addRow(keyHash)
 		t.rowid = append(t.rowid, rowid)
+		for i, j := range hashed {
+			cells[j] = got[i]
+		}
 		t.hashes = append(t.hashes, cells...)
 	}
 	return rows.Err()
@@ -454,8 +467,12 @@ func compare(against string, old, cur *snapshot) *Comparison {
 		perColumn := make([]int, width)
 		var added, removed, changed []int32
 		var changedCols [][]string
+		matched := make([]bool, o.rows()) // old rows the new side has: the rest were removed
 		for nr, h := range n.keyHash {
 			or, ok := o.keys[h]
+			if ok {
+				matched[or] = true
+			}
 			if !ok {
 				ch.Added++
 				if len(added) < sampleRows {
@@ -481,8 +498,8 @@ func compare(against string, old, cur *snapshot) *Comparison {
 				}
 			}
 		}
-		for or, h := range o.keyHash {
-			if _, ok := n.keys[h]; !ok {
+		for or := range o.keyHash {
+			if !matched[or] {
 				ch.Removed++
 				if len(removed) < sampleRows {
 					removed = append(removed, int32(or))

@@ -45,6 +45,7 @@ type watch struct {
 	snap      *snapshot
 	latestEnd map[*schema.Dataset]string
 	against   chan againstResult // the previous build, read on the other core while validation reads
+	worker    *snapWorker        // fingerprinting rows into snap (snapworker.go)
 }
 
 type againstResult struct {
@@ -76,7 +77,7 @@ func (w *watch) readAgainst(path string) {
 // observe sees one complete record of f.
 func (w *watch) observe(f *File, record []string) {
 	if w.snap != nil {
-		w.snap.record(f, record)
+		w.fingerprint(f, record)
 	}
 	d := f.Dataset
 	if d.Upcoming == "" {

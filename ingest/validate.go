@@ -62,6 +62,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	}
 	if opts.Contracts != nil || opts.snap != nil {
 		v.watch = &watch{snap: opts.snap, latestEnd: map[*schema.Dataset]string{}}
+		defer v.watch.flush()
 		if opts.Contracts != nil && opts.Contracts.Against != "" {
 			v.watch.snap = newSnapshot()
 			v.watch.readAgainst(opts.Contracts.Against)
@@ -116,6 +117,9 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	}
 	for _, f := range res.Files {
 		v.report.Files = append(v.report.Files, FileSummary{Path: f.Path, Rows: f.Rows})
+	}
+	if v.watch != nil {
+		v.watch.flush()
 	}
 	if opts.Contracts != nil {
 		if err := v.checkContracts(res, opts.Contracts, v.watch); err != nil {
