@@ -237,22 +237,24 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
+	// Records are parsed on another goroutine, ahead of these checks (parsepipe.go).
+	parser := startParse(r, hr)
+	defer parser.drain()
 	for {
-		record, err := r.Read()
-		if err == io.EOF {
+		it, ok := parser.next()
+		if !ok {
 			break
 		}
+		record, line, err := it.record, it.line, it.err
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && (pe.Err == csv.ErrBareQuote || pe.Err == csv.ErrQuote) {
+			if recoverable(err) {
 				v.report.add(csvProblem(f.Path, err))
 				continue
 			}
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
-		line, _ := r.FieldPos(0)
 		f.Rows++
-		v.progress.record(hr.n)
+		v.progress.record(it.read)
 		if len(record) != len(columns) {
 			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
 				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})
