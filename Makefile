@@ -5,12 +5,16 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build run test lint fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
+.PHONY: all build man run test lint fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
 
 all: build
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ctool
+
+# The manual page, from the same definitions as --help: man -l bin/ctool.1
+man: build
+	$(BIN) man > bin/ctool.1
 
 run: build
 	$(BIN) ingest --input input --db $(DB)

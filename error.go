@@ -23,6 +23,9 @@ const (
 	KindRefused     Kind = "refused"      // the guard refused a query
 	KindSQL         Kind = "sql_error"    // DuckDB could not run the query
 	KindTimeout     Kind = "timeout"      // the work ran past its time limit
+	KindTooLarge    Kind = "too_large"    // the query's result or memory outgrew its limit
+	KindBusy        Kind = "busy"         // every query worker is taken and the queue is full
+	KindCrashed     Kind = "crashed"      // the query crashed the query engine
 	KindNotFound    Kind = "not_found"    // no profile has that id
 	KindNoDatabase  Kind = "no_database"  // the database is missing or unusable
 	KindIO          Kind = "io"           // a file or directory could not be read or written
@@ -43,11 +46,14 @@ var Kinds = []KindInfo{
 	{KindRefused, 1, "the query was refused: it is not one read-only SELECT on the allowed tables"},
 	{KindSQL, 1, "DuckDB could not run the query (its message is quoted)"},
 	{KindTimeout, 1, "the query ran past --timeout and was stopped"},
+	{KindTooLarge, 1, "the query's result or memory use grew past its limit and was stopped"},
+	{KindBusy, 1, "ctool mcp: every query worker is busy and the queue is full; retry shortly"},
 	{KindNotFound, 1, "no profile has that id"},
 	{KindInternal, 1, "an unexpected failure"},
 	{KindUsage, 2, "the command line or NARRATIVE_DATA_FILE is wrong"},
 	{KindNoDatabase, 3, "the database is missing or unusable (Try: ctool ingest)"},
 	{KindIO, 4, "a file or directory could not be read or written"},
+	{KindCrashed, 5, "the query crashed the query engine and was not run to the end"},
 }
 
 // Status is the process exit status of a kind.

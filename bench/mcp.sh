@@ -53,8 +53,9 @@ Where an MCP call's time goes, from the last two columns, measured in the benchm
 the same database: "engine.Query" is the guard, the row cap and the query with no MCP around it
 (\`profile.Finder.Find\` for get_user_profile); "SQL alone" is \`SELECT * FROM (SQL) LIMIT 11\` run
 straight on the open build. MCP call minus engine.Query is the protocol (JSON-RPC over the pipes, the
-SDK, the answer's JSON); engine.Query minus SQL alone is the guard: one parse of the SQL by DuckDB
-(json_serialize_sql, a statement prepared per call) and the walk of its AST.
+SDK, the answer's JSON) and the hop to the query worker that runs engine.Query (the request and the
+encoded result over its pipes); engine.Query minus SQL alone is the guard: one parse of the SQL by
+DuckDB (json_serialize_sql, prepared once per connection) and the walk of its AST.
 
 Command (from the repository root; \`make bench-mcp\` builds first):
 

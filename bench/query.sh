@@ -35,6 +35,9 @@ SAMPLE_RESULT=bench/results/query-sample.md
 # The agent's query as the seeds wrote it; ctool caps it at 10 rows, the old approach needs the LIMIT.
 PRODUCTS_SQL="SELECT product_name, product_description FROM 'filtered_product_data.csv' WHERE product_description LIKE '%1,000円%'"
 STORES_SQL="SELECT store_name FROM stores WHERE category = 'cafe'"
+# The same query with the label in other words: nothing matches, and the answer's hint costs probes.
+# Only a query that finds nothing pays for them; STORES_SQL beside it shows what a found row costs.
+MISS_SQL="SELECT store_name FROM stores WHERE category = 'カフェ'"
 # csvquery_sql DIR: the same products query, reading the file by its path.
 csvquery_sql() {
 	printf "SELECT product_name, product_description FROM read_csv('%s/filtered_product_data.csv') WHERE product_description LIKE '%%1,000円%%' LIMIT 10" "$1"
@@ -112,6 +115,7 @@ csvquery_sorted() { printf 'bench/out/csvquery %s "%s"' "$1" "$(csvquery_sorted_
 FLOOR='bin/ctool --version'
 SAMPLE_STORES="bin/ctool query stores --db bench/out/sample.duckdb --format json \"$STORES_SQL\""
 CSV_SAMPLE_STORES="bench/out/csvquery input \"$CSV_STORES_SQL\""
+SAMPLE_MISS="bin/ctool query stores --db bench/out/sample.duckdb --format json \"$MISS_SQL\""
 
 say "sample data: timing the floor, ctool query and csvquery side by side ($WARMUP warmups, at least $RUNS runs each)"
 hyperfine -N --style basic --warmup "$WARMUP" --min-runs "$RUNS" \
@@ -120,7 +124,8 @@ hyperfine -N --style basic --warmup "$WARMUP" --min-runs "$RUNS" \
 	-n 'ctool query products' "$(ctool_products bench/out/sample.duckdb)" \
 	-n 'csvquery products' "$(csvquery_products input)" \
 	-n 'ctool query stores' "$SAMPLE_STORES" \
-	-n 'csvquery stores' "$CSV_SAMPLE_STORES"
+	-n 'csvquery stores' "$CSV_SAMPLE_STORES" \
+	-n 'ctool query stores, nothing matched (hint)' "$SAMPLE_MISS"
 
 say "$ROWS rows: timing the floor, ctool query and csvquery side by side ($WARMUP warmups, at least $BIG_RUNS runs each)"
 hyperfine -N --style basic --warmup "$WARMUP" --min-runs "$BIG_RUNS" \
@@ -174,10 +179,12 @@ $(row "$J" 'ctool query products / floor' 'ctool query products' 'floor: ctool -
 $(row "$J" 'ctool query stores / floor' 'ctool query stores' 'floor: ctool --version')
 $(row "$J" 'csvquery products / ctool query products' 'csvquery products' 'ctool query products')
 $(row "$J" 'csvquery stores / ctool query stores' 'csvquery stores' 'ctool query stores')
+$(row "$J" 'nothing matched (hint) / ctool query stores' 'ctool query stores, nothing matched (hint)' 'ctool query stores')
 
 Means: floor $(ms "$(figure "$J" 'floor: ctool --version' .mean)"); above the floor: ctool query products
 $(above_floor "$J" 'ctool query products'), ctool query stores $(above_floor "$J" 'ctool query stores'),
-csvquery products $(above_floor "$J" 'csvquery products'), csvquery stores $(above_floor "$J" 'csvquery stores').
+csvquery products $(above_floor "$J" 'csvquery products'), csvquery stores $(above_floor "$J" 'csvquery stores'),
+ctool query stores with nothing matched (the hint's probes) $(above_floor "$J" 'ctool query stores, nothing matched (hint)').
 
 Commands (from the repository root, run without a shell):
 
@@ -187,6 +194,7 @@ $(ctool_products bench/out/sample.duckdb)
 $(csvquery_products input)
 $SAMPLE_STORES
 $CSV_SAMPLE_STORES
+$SAMPLE_MISS
 \`\`\`
 EOF
 )"

@@ -212,6 +212,26 @@ ctool query events --format json "SELECT event_name, date_time, location FROM ev
 CMD
 
 # ---------------------------------------------------------------------------------------------------
+say "" "### Near misses: the answer names the fix"
+question search_stores "カフェはある？"
+note "The agent writes the category in the user's words. Nothing matches, and the hint says what" \
+	"\`category\` holds; the agent asks again with the stored value instead of answering \"no cafés\"."
+run 0 <<'CMD'
+ctool query stores --format json "SELECT store_name FROM stores WHERE category = 'カフェ'"
+CMD
+run 0 <<'CMD'
+ctool query stores --format json "SELECT store_name FROM stores WHERE category = 'cafe'"
+CMD
+question search_events "子ども向けのイベントは？"
+run 0 <<'CMD'
+ctool query events --format json "SELECT event_name FROM events_typed WHERE list_contains(target_audience, '子ども')"
+CMD
+question search_events "無料のイベントは？"
+note "\`is_free\` is a column of the typed view, not of the raw table: DuckDB's message, and a hint naming it."
+run 1 <<'CMD'
+ctool query events --format json "SELECT event_name FROM events WHERE is_free"
+CMD
+# ---------------------------------------------------------------------------------------------------
 seed "004" "the user's profile (get_user_profile)"
 
 scenario get_user_profile "\`ctool profile --format json user_criollo_heavy\`"

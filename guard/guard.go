@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -67,7 +68,12 @@ func (p Policy) hidden(lower string) bool {
 }
 
 // Rejection is a query refused by the guard; Error() gives the whole message for the agent.
-type Rejection struct{ Refused, Reason, Hint string }
+type Rejection struct {
+	Refused, Reason, Hint string
+	// Parse is DuckDB's parser message when the text is not SQL it can parse: nothing forbidden was
+	// asked, the agent only has to fix the query, so callers report it as an SQL error.
+	Parse string
+}
 
 // Error says what was refused, why, and what to do instead, in one message.
 func (r *Rejection) Error() string {
@@ -165,8 +171,8 @@ type serializeResult struct {
 
 // parse returns the one statement of text as DuckDB's parser reads it, or a *Rejection.
 func parse(ctx context.Context, conn querier, text string) (astObj, error) {
-	var out sql.NullString
-	if err := conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out); err != nil {
+	out, err := serialize(ctx, conn, text)
+	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			return nil, fmt.Errorf("guard: json_serialize_sql: %w (%v)", ctx.Err(), err)
 		}
@@ -177,7 +183,10 @@ func parse(ctx context.Context, conn querier, text string) (astObj, error) {
 	}
 	var res serializeResult
 	if err := json.Unmarshal([]byte(out.String), &res); err != nil {
-		return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
+		// DuckDB writes a constant that overflows a DOUBLE (1e1000) as a bare Infinity, which is not JSON.
+		if err := json.Unmarshal(quoteNonFinite(out.String), &res); err != nil {
+			return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
+		}
 	}
 	if res.Error {
 		return nil, parseFailure(text, &res)
@@ -216,17 +225,35 @@ func parseFailure(text string, res *serializeResult) *Rejection {
 		return statementRejection(firstKeyword(text))
 	}
 	if res.ErrorType == "parser" {
-		return &Rejection{
+		rej := &Rejection{
 			Refused: "syntax error",
 			Reason:  "DuckDB could not parse the query: " + msg,
 			Hint:    "Fix the SQL and send it again; " + onlySelect,
 		}
+		if !forbiddenParse(text, msg) {
+			rej.Parse = msg
+		}
+		return rej
 	}
 	return &Rejection{
 		Refused: "query",
 		Reason:  "DuckDB could not read the query (" + res.ErrorType + "): " + msg,
 		Hint:    onlySelect,
 	}
+}
+
+// nearWord is the word DuckDB's parser names in "syntax error at or near".
+var nearWord = regexp.MustCompile(`at or near "([A-Za-z_]+)"`)
+
+// forbiddenParse reports whether a parse failure is about a statement ctool forbids (a DELETE in
+// parentheses, SELECT INTO, a CTE that is not a SELECT): that stays a refusal, while a typo is the
+// agent's to fix.
+func forbiddenParse(text, msg string) bool {
+	if statementKinds[firstKeyword(text)] || strings.Contains(msg, "SELECT INTO") || strings.Contains(msg, "CTE needs a SELECT") {
+		return true
+	}
+	m := nearWord.FindStringSubmatch(msg)
+	return m != nil && statementKinds[strings.ToUpper(m[1])]
 }
 
 // statementKinds are the leading keywords of statements that are not a plain SELECT; they only name
@@ -309,4 +336,46 @@ func skipBlockComment(s string) string {
 		}
 	}
 	return ""
+}
+
+// quoteNonFinite returns the JSON text with the bare tokens Infinity, -Infinity and NaN outside strings
+// written as strings, so that the rest of the tree reads as it is.
+func quoteNonFinite(text string) []byte {
+	out := make([]byte, 0, len(text)+16)
+	inString, escaped := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if inString {
+			out = append(out, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if c == '"' {
+			inString = true
+			out = append(out, c)
+			continue
+		}
+		matched := false
+		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
+			if strings.HasPrefix(text[i:], tok) {
+				out = append(out, '"')
+				out = append(out, tok...)
+				out = append(out, '"')
+				i += len(tok) - 1
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -582,3 +582,19 @@ func TestFirstKeyword(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteNonFinite: DuckDB writes overflowing DOUBLE constants as bare Infinity, which is not JSON;
+// the guard reads them as strings and leaves strings that merely contain the words alone.
+func TestQuoteNonFinite(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"value":Infinity}`, `{"value":"Infinity"}`},
+		{`[-Infinity,NaN,1]`, `["-Infinity","NaN",1]`},
+		{`{"s":"Infinity \"NaN\" -Infinity"}`, `{"s":"Infinity \"NaN\" -Infinity"}`},
+		{`{"s":"a\\","v":NaN}`, `{"s":"a\\","v":"NaN"}`},
+	}
+	for _, tt := range tests {
+		if got := string(quoteNonFinite(tt.in)); got != tt.want {
+			t.Errorf("quoteNonFinite(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,12 +44,6 @@ const (
 	StepCleaned         = "cleaned"          // profiles files older than the previous build's are removed
 )
 
-// ProfilesPath is the profiles database of a build: beside the main file, named by the build so that
-// renaming the main file into place switches both files at once.
-func ProfilesPath(dbPath, buildID string) string {
-	return strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-" + buildID + ".duckdb"
-}
-
 // Ingest validates the files in dir and builds new database files from them, all or nothing. The load
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
@@ -57,10 +52,15 @@ func ProfilesPath(dbPath, buildID string) string {
 // the build is committed or abandoned. A build killed at any moment leaves the old files working.
 func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Summary, error) {
 	start := time.Now()
-	files, err := plan(dir)
+	files, err := plan(dir, opts.MaxFileSize)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer func() {
+		for _, f := range files {
+			f.fh.Close()
+		}
+	}()
 	vopts := opts
 	var read Progress // validation's last report, held back until the build is over
 	if opts.Progress != nil {
@@ -123,9 +123,10 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 	return v.res, &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
 }
 
-// plan lists the files a load reads, with their headers, as validation will find them. A file whose
-// header cannot be read is left out: validation reports it, and the load is thrown away.
-func plan(dir string) ([]*File, error) {
+// plan opens the files a load reads and reads their headers, as validation will find them; each stays
+// open for the load. An entry openInput refuses, or a file whose header cannot be read, is left out:
+// validation reports it, and the load is thrown away.
+func plan(dir string, maxSize int64) ([]*File, error) {
 	entries, err := readInputDir(dir)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func plan(dir string) ([]*File, error) {
 				continue
 			}
 			f := &File{Dataset: d, Name: e.Name(), Path: filepath.Join(dir, e.Name())}
-			if err := readHeader(f); err == nil {
+			if err := readHeader(f, maxSize); err == nil {
 				files = append(files, f)
 			}
 		}
@@ -145,34 +146,34 @@ func plan(dir string) ([]*File, error) {
 	return files, nil
 }
 
-// readHeader reads a file's size and header row.
-func readHeader(f *File) error {
-	fh, err := os.Open(f.Path)
+// readHeader opens a file, keeping it open in f.fh, and reads its size and header row.
+func readHeader(f *File, maxSize int64) error {
+	fh, info, err := openInput(f.Path, maxSize)
 	if err != nil {
 		return err
 	}
-	defer fh.Close()
-	info, err := fh.Stat()
+	f.Size, f.info = info.Size(), info
+	r, err := csvReader(io.NewSectionReader(fh, 0, f.Size), 64<<10)
+	if err == nil {
+		f.Header, err = r.Read()
+	}
 	if err != nil {
+		fh.Close()
 		return err
 	}
-	f.Size = info.Size()
-	r, err := csvReader(fh, 64<<10)
-	if err != nil {
-		return err
-	}
-	f.Header, err = r.Read()
-	return err
+	f.fh = fh
+	return nil
 }
 
-// samePlan reports whether the load read exactly the files, headers and sizes validation checked.
+// samePlan reports whether the load read exactly the files (the same device and inode), headers and
+// sizes validation checked.
 func samePlan(loaded, validated []*File) bool {
 	if len(loaded) != len(validated) {
 		return false
 	}
 	for i := range loaded {
 		l, v := loaded[i], validated[i]
-		if l.Path != v.Path || l.Size != v.Size || strings.Join(l.Header, "\x00") != strings.Join(v.Header, "\x00") {
+		if l.Path != v.Path || !sameFile(l.info, v.info) || l.Size != v.Size || strings.Join(l.Header, "\x00") != strings.Join(v.Header, "\x00") {
 			return false
 		}
 	}
@@ -193,6 +194,9 @@ type builder struct {
 func newBuilder(dbPath string, step func(string)) (*builder, error) {
 	if step == nil {
 		step = func(string) {}
+	}
+	if err := checkDBPath(dbPath); err != nil {
+		return nil, err
 	}
 	b := &builder{dbPath: dbPath, buildID: newBuildID(), step: step}
 	dir := filepath.Dir(dbPath)
@@ -265,8 +269,10 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 			return 0, err
 		}
 	}
-	if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, database.BuildID, b.buildID); err != nil {
-		return 0, err
+	for k, v := range map[string]string{database.BuildID: b.buildID, buildMainFile: filepath.Base(b.dbPath)} {
+		if _, err := b.profiles.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
+			return 0, err
+		}
 	}
 	if err := migrations.VerifyMain(ctx, b.main); err != nil {
 		return 0, err
@@ -389,6 +395,13 @@ func closeFile(ctx context.Context, db *sql.DB, path string) error {
 
 // loadCSV lets DuckDB's reader load a file into table. Profiles record the file each row came from in
 // source_file: several profile files share one table.
+//
+// DuckDB reads the file plan opened, by its descriptor (/proc/self/fd/N), never by its name: a name
+// can be swapped for a link or another file between any check and DuckDB's own open, a descriptor
+// cannot. Validation opens the name separately, and samePlan then requires its file to be the same
+// device and inode, so the build holds exactly the bytes that were validated (a copy would cost a
+// second write of every file; checking identity before and after would still leave DuckDB's open by
+// name racing a swap).
 func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	var columns []string
 	for _, name := range f.Header {
@@ -403,7 +416,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
 		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
 		nullstr = '', allow_quoted_nulls = true)`,
-		sqlIdent(f.Dataset.Table), selectList, sqlString(f.Path), maxRecordBytes(f), strings.Join(columns, ", "))
+		sqlIdent(f.Dataset.Table), selectList, sqlString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
@@ -481,34 +494,6 @@ func commas(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// removeAbandoned deletes temporary files of builds whose process is gone (killed mid-way).
-func removeAbandoned(dbPath string) {
-	matches, _ := filepath.Glob(strings.TrimSuffix(dbPath, ".duckdb") + "*.tmp-*")
-	for _, m := range matches {
-		rest := m[strings.LastIndex(m, ".tmp-")+len(".tmp-"):]
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			os.Remove(m)
-		}
-	}
-}
-
-// removeOldProfiles deletes every profiles file beside dbPath but current and previous.
-func removeOldProfiles(dbPath, current, previous string) {
-	matches, _ := filepath.Glob(strings.TrimSuffix(dbPath, ".duckdb") + ".profiles-*.duckdb")
-	keep := map[string]bool{filepath.Clean(current): true, filepath.Clean(previous): true}
-	for _, m := range matches {
-		if !keep[filepath.Clean(m)] {
-			os.Remove(m)
-			os.Remove(m + ".wal")
-		}
-	}
 }
 
 func syncDir(dir string) error {

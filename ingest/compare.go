@@ -14,6 +14,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -548,17 +549,18 @@ func writeComparisonText(w io.Writer, c *Comparison) {
 	if c == nil {
 		return
 	}
-	fmt.Fprintf(w, "compared with %s:\n", c.Against)
+	// Keys are data: their control characters are shown as escapes, as in every text report.
+	fmt.Fprintf(w, "compared with %s:\n", escape.Visible(c.Against))
 	for _, ch := range c.Datasets {
 		fmt.Fprintf(w, "  %s\n", ch.summary())
 		for _, r := range ch.AddedRows {
-			fmt.Fprintf(w, "    added %s\n", strings.Join(r.Key, " / "))
+			fmt.Fprintf(w, "    added %s\n", escape.Visible(strings.Join(r.Key, " / ")))
 		}
 		for _, r := range ch.RemovedRows {
-			fmt.Fprintf(w, "    removed %s\n", strings.Join(r.Key, " / "))
+			fmt.Fprintf(w, "    removed %s\n", escape.Visible(strings.Join(r.Key, " / ")))
 		}
 		for _, r := range ch.ChangedRows {
-			fmt.Fprintf(w, "    changed %s: %s\n", strings.Join(r.Key, " / "), strings.Join(r.Columns, ", "))
+			fmt.Fprintf(w, "    changed %s: %s\n", escape.Visible(strings.Join(r.Key, " / ")), strings.Join(r.Columns, ", "))
 		}
 	}
 }

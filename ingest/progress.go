@@ -12,6 +12,9 @@ import (
 type Options struct {
 	// MaxErrors is how many problems the report keeps (all are counted); 0 keeps all.
 	MaxErrors int
+	// MaxFileSize is the largest input file read, in bytes; a larger one is a problem, refused before
+	// it is read. 0 means DefaultMaxFileSize.
+	MaxFileSize int64
 	// Progress, when set, is told how far validation has read the input: every progressRows rows or
 	// progressBytes bytes, after each file, and a last time with Done set, also when the call fails.
 	// Calls never overlap.

@@ -1,10 +1,12 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/azabudai/ctool/escape"
 )
 
 // Rule words name what a problem broke. They are part of the product: CI scripts match on them.
@@ -21,6 +23,7 @@ const (
 	RuleSchema      = "schema"
 	RuleUnique      = "unique"
 	RuleReference   = "reference"
+	RuleFile        = "file" // an entry that is not a regular file, or is over the size limit
 )
 
 // Problem is one located validation failure. Line is the physical line where the offending record
@@ -41,15 +44,17 @@ const SeverityWarning = "warning"
 // Warning reports whether the problem is a warning rather than an error.
 func (p Problem) Warning() bool { return p.Severity == SeverityWarning }
 
+// String is the problem's line in the text report. Every part may hold text from the input (file
+// names, header cells, JSON keys), so control characters are shown as escapes.
 func (p Problem) String() string {
 	col := p.Column
 	if col == "" {
 		col = "-"
 	}
 	if p.Warning() {
-		return fmt.Sprintf("%s:%d: %s: %s: warning: %s", p.File, p.Line, col, p.Rule, p.Message)
+		return fmt.Sprintf("%s:%d: %s: %s: warning: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.Message))
 	}
-	return fmt.Sprintf("%s:%d: %s: %s: %s", p.File, p.Line, col, p.Rule, p.Message)
+	return fmt.Sprintf("%s:%d: %s: %s: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.Message))
 }
 
 // Report collects problems up to a cap while counting all of them.
@@ -101,7 +106,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case FormatText:
 		for _, p := range r.Problems {
-			fmt.Fprintln(w, p.String())
+			fmt.Fprintln(w, plainLine(p.String())) // CI logs read stderr's text for workflow commands too
 		}
 		writeComparisonText(w, r.Comparison)
 		if omitted := r.Count + r.Warnings - len(r.Problems); omitted > 0 {
@@ -120,17 +125,24 @@ func (r *Report) Write(w io.Writer, format string) error {
 				problems = append(problems, p)
 			}
 		}
-		enc := json.NewEncoder(w)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		if err := enc.Encode(struct {
 			Valid        bool        `json:"valid"`
 			ErrorCount   int         `json:"error_count"`
+			Shown        int         `json:"shown"`
+			Truncated    bool        `json:"truncated"`
 			Errors       []Problem   `json:"errors"`
 			WarningCount int         `json:"warning_count,omitempty"`
 			Warnings     []Problem   `json:"warnings,omitempty"`
 			Comparison   *Comparison `json:"comparison,omitempty"`
-		}{r.Valid(), r.Count, problems, r.Warnings, warnings, r.Comparison})
+		}{r.Valid(), r.Count, len(problems), len(problems) < r.Count, problems, r.Warnings, warnings, r.Comparison}); err != nil {
+			return err
+		}
+		_, err := w.Write(escape.JSON(buf.Bytes()))
+		return err
 	case FormatGitHub:
 		for i, p := range r.Problems {
 			if i < githubAnnotationLimit {
@@ -146,7 +158,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 					ghProperty("ctool validate: "+p.Rule), ghData(msg))
 				continue
 			}
-			fmt.Fprintln(w, p.String())
+			fmt.Fprintln(w, plainLine(p.String()))
 		}
 		if total := r.Count + r.Warnings; total > 0 {
 			fmt.Fprintf(w, "ctool validate: %s (%d annotated)\n", Problems(total), min(total, len(r.Problems), githubAnnotationLimit))
@@ -161,16 +173,6 @@ func (r *Report) Write(w io.Writer, format string) error {
 		return fmt.Errorf("unknown format %q (text, json, github, junit, sarif or markdown)", format)
 	}
 	return nil
-}
-
-// ghData escapes a workflow command's message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProperty escapes a workflow command's property value.
-func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 // Problems counts problems in words: "1 problem", "3 problems".

@@ -23,7 +23,7 @@ func hostileReport() *Report {
 }
 
 // TestJUnitParses reads the JUnit report back with encoding/xml: the hostile message survives
-// escaping as it was (bar the control character, which XML cannot hold), counts add up, warnings pass.
+// escaping, its control characters shown as escapes as in the text report; counts add up, warnings pass.
 func TestJUnitParses(t *testing.T) {
 	var buf bytes.Buffer
 	if err := hostileReport().Write(&buf, FormatJUnit); err != nil {
@@ -69,7 +69,7 @@ func TestJUnitParses(t *testing.T) {
 			if c.Failure == nil || c.Failure.Type != RuleReference || c.Failure.Message != "reference: 2 problems" {
 				t.Fatalf("reference case: %+v", c.Failure)
 			}
-			want := "in/a, b.csv:2: store_id: reference: \"<b>]]>&\uFFFD|`x`\nnext\" is not a stores.store_id\nin/a, b.csv:3: store_id: reference: second"
+			want := "in/a, b.csv:2: store_id: reference: \"<b>]]>&\\x01|`x`\\nnext\" is not a stores.store_id\nin/a, b.csv:3: store_id: reference: second"
 			if c.Failure.Text != want {
 				t.Errorf("failure text\n got %q\nwant %q", c.Failure.Text, want)
 			}
@@ -173,7 +173,8 @@ func TestMarkdownCell(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain 麻布台", "plain 麻布台"},
 		{"a|b", `a\|b`},
-		{"two\nlines\r\nthree", "two<br>lines<br>three"},
+		{"two\nlines\r\nthree", `two\\nlines\\r\\nthree`}, // escaped, then the backslash itself
+		{"esc\x1b[31m", `esc\\x1b\[31m`},
 		{"`code`", "\\`code\\`"},
 		{"<script>&", "&lt;script&gt;&amp;"},
 		{`back\slash`, `back\\slash`},

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/azabudai/ctool/escape"
 )
 
-// junitData is the one place data passes on its way into JUnit XML; encoding/xml escapes markup and
-// replaces characters XML cannot hold.
-func junitData(s string) string { return s }
+// junitData is the one place data passes on its way into JUnit XML: control characters become visible
+// escapes (as in the text report), and encoding/xml escapes the markup.
+func junitData(s string) string { return escape.Visible(s) }
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`

@@ -5,16 +5,18 @@ import (
 	"io"
 	"strings"
 
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/schema"
 )
 
 // markdownFirst is how many problems the markdown summary lists; the rest are counted.
 const markdownFirst = 10
 
-// markdownCell is the one place data passes on its way into a Markdown table cell: pipes and
-// backslashes would split or change the table, a line break would end the row, backticks would open
-// code and < & would be read as HTML, so each is escaped or replaced.
+// markdownCell is the one place data passes on its way into a Markdown table cell: control characters
+// become visible escapes (a line break would end the row), and pipes, backslashes, backticks, emphasis
+// and < & (read as HTML) are escaped.
 func markdownCell(s string) string {
+	s = escape.Visible(s) // control characters, line breaks included, as escapes
 	return strings.NewReplacer(
 		`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
 		"<", "&lt;", ">", "&gt;", "&", "&amp;",

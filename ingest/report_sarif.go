@@ -1,15 +1,19 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/azabudai/ctool/escape"
 )
 
-// sarifData is the one place data passes on its way into SARIF; encoding/json escapes the rest.
+// sarifData is the one place data passes on its way into SARIF; it stays exact, as in --format json:
+// encoding/json and escape.JSON escape it.
 func sarifData(s string) string { return s }
 
 // SARIF 2.1.0, the parts code scanning reads.
@@ -109,10 +113,15 @@ func (r *Report) writeSARIF(w io.Writer) error {
 	if r.Comparison != nil {
 		run.Properties = map[string]any{"comparison": r.Comparison}
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	if err := enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}); err != nil {
+		return err
+	}
+	_, err := w.Write(escape.JSON(buf.Bytes())) // exact JSON, the characters JSON allows raw as \u escapes
+	return err
 }
 
 // repoRoot is the directory file locations are relative to, and its SARIF base id: the repository

@@ -13,6 +13,7 @@ type RuleInfo struct {
 func Rules() []RuleInfo {
 	rules := []RuleInfo{
 		{RuleMissingFile, "every dataset has its data file in the input directory", false},
+		{RuleFile, "input entries are regular files within --max-file-size (no link, FIFO, device or socket)", false},
 		{RuleEncoding, "files are UTF-8 (a byte order mark is allowed, UTF-16 is not)", false},
 		{RuleHeader, "the header names each of the dataset's columns once and no other", false},
 		{RuleRagged, "every record has as many fields as the header", false},

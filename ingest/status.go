@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -124,10 +125,12 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	return st, nil
 }
 
+// fileSHA256 hashes an input file, opened as validation opens it: an entry it refuses (a link, a FIFO)
+// is an error naming it. Any size is hashed: status only reads, at disk speed.
 func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, _, err := openInput(path, math.MaxInt64)
 	if err != nil {
-		return "", err
+		return "", asIOError(err)
 	}
 	defer f.Close()
 	h := sha256.New()

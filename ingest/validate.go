@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/schema"
 	"github.com/xeipuuv/gojsonschema"
 )
@@ -40,6 +41,8 @@ type File struct {
 	Bytes   map[string]int64 // per column, the total length in bytes of its cells
 	Filled  map[string]int64 // per column, how many cells are not empty (an empty cell loads as NULL)
 	HasCR   bool             // carriage returns anywhere in the file (CRLF line endings)
+	info    fs.FileInfo      // the open file's stat: the load must read this very file
+	fh      *os.File         // the load's open file (plan), given to DuckDB by descriptor
 }
 
 // Result is what validation found.
@@ -59,6 +62,10 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	v, err := newValidator(opts.MaxErrors)
 	if err != nil {
 		return nil, err
+	}
+	v.maxFileSize = opts.MaxFileSize
+	if v.maxFileSize <= 0 {
+		v.maxFileSize = DefaultMaxFileSize
 	}
 	if opts.Contracts != nil || opts.snap != nil {
 		v.watch = &watch{snap: opts.snap, latestEnd: map[*schema.Dataset]string{}}
@@ -148,9 +155,10 @@ func readInputDir(dir string) ([]os.DirEntry, error) {
 }
 
 type validator struct {
-	report   *Report
-	progress progress
-	schemas  map[string]*gojsonschema.Schema
+	report      *Report
+	maxFileSize int64
+	progress    progress
+	schemas     map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
 	seen map[string][]string
 	// watch, when set, sees every complete record for the contracts (contracts.go).
@@ -193,12 +201,20 @@ type hashingReader struct {
 
 // file validates one file and returns the values of its dataset's primary key.
 func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, error) {
-	fh, err := os.Open(f.Path)
+	fh, info, err := openInput(f.Path, v.maxFileSize)
+	var ee *EntryError
+	if errors.As(err, &ee) {
+		v.report.add(entryProblem(ee))
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", f.Path, err)
 	}
 	defer fh.Close()
-	hr := &hashingReader{r: fh, h: sha256.New()}
+	f.info = info
+	// The limit holds even for a file that grows while it is read: one byte past it is a problem.
+	limit := v.maxFileSize
+	hr := &hashingReader{r: io.LimitReader(fh, limit+1), h: sha256.New()}
 	v.allUTF8 = hr.allUTF8
 	defer func() {
 		// Finish reading so the hash covers the whole file even when validation stopped early.
@@ -207,10 +223,13 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		f.Size = hr.n
 		f.HasCR = hr.hasCR
 		v.progress.fileRead(hr.n)
+		if hr.n > limit {
+			v.report.add(Problem{File: f.Path, Rule: RuleFile, Message: fmt.Sprintf("grew past the limit of %d bytes while it was read", limit)})
+		}
 	}()
 	r, err := csvReader(hr, 1<<20)
 	if err != nil {
-		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: err.Error()})
+		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: fmt.Sprintf("%s %v", escape.Visible(f.Name), err)})
 		return nil, nil
 	}
 	r.FieldsPerRecord = -1
@@ -275,7 +294,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 			id := record[indexOf(f.Header, d.PrimaryKey)]
 			if first, dup := keyLines[id]; dup && id != "" {
 				v.report.add(Problem{File: f.Path, Line: line, Column: d.PrimaryKey, Rule: RuleUnique,
-					Message: fmt.Sprintf("%s %q is already used on line %d", d.PrimaryKey, id, first)})
+					Message: fmt.Sprintf("%s %s is already used on line %d", d.PrimaryKey, escape.Quote(id), first)})
 			} else {
 				keyLines[id] = line
 				keys[id] = true
@@ -286,7 +305,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 				id := record[indexOf(f.Header, ref.Column)]
 				if id != "" && !storeIDs[id] {
 					v.report.add(Problem{File: f.Path, Line: line, Column: ref.Column, Rule: RuleReference,
-						Message: fmt.Sprintf("%q is not a %s.%s", id, ref.Dataset, ref.Key)})
+						Message: fmt.Sprintf("%s is not a %s.%s", escape.Quote(id), ref.Dataset, ref.Key)})
 				}
 			}
 		}
@@ -294,18 +313,15 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	return keys, nil
 }
 
-// errUTF16 is a file saved as UTF-16, which must be saved as UTF-8 instead.
-var errUTF16 = errors.New("file is UTF-16; save it as UTF-8")
-
-// csvReader reads CSV records from r after a UTF-8 byte order mark, if there is one.
+// csvReader reads CSV records from r after a UTF-8 byte order mark, if there is one. A file that is
+// not UTF-8 as a whole (see sniffEncoding) is an error, reported once for the file.
 func csvReader(r io.Reader, bufferSize int) (*csv.Reader, error) {
 	br := bufio.NewReaderSize(r, bufferSize)
-	head, _ := br.Peek(3)
-	switch {
-	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
+	head, _ := br.Peek(min(bufferSize, sniffBytes))
+	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // a UTF-8 byte order mark is fine
-	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")):
-		return nil, errUTF16
+	} else if err := sniffEncoding(head); err != nil {
+		return nil, err
 	}
 	return csv.NewReader(br), nil
 }
@@ -333,7 +349,7 @@ func (v *validator) header(f *File) ([]schema.Column, bool) {
 		}
 		if first, dup := where[name]; dup {
 			v.report.add(Problem{File: f.Path, Line: 1, Column: name, Rule: RuleHeader,
-				Message: fmt.Sprintf("duplicate column %q (fields %d and %d)", name, first+1, i+1)})
+				Message: fmt.Sprintf("duplicate column %s (fields %d and %d)", escape.Quote(name), first+1, i+1)})
 			ok = false
 			continue
 		}
@@ -341,7 +357,7 @@ func (v *validator) header(f *File) ([]schema.Column, bool) {
 		c, known := d.Column(name)
 		if !known {
 			v.report.add(Problem{File: f.Path, Line: 1, Column: name, Rule: RuleHeader,
-				Message: fmt.Sprintf("unknown column %q; %s columns are: %s", name, d.Name, strings.Join(d.ColumnNames(), ","))})
+				Message: fmt.Sprintf("unknown column %s; %s columns are: %s", escape.Quote(name), d.Name, strings.Join(d.ColumnNames(), ","))})
 			ok = false
 		}
 		columns = append(columns, c)
@@ -390,7 +406,7 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 	case schema.Integer:
 		// The column is a 32-bit INTEGER in the database.
 		if _, err := strconv.ParseInt(cell, 10, 32); err != nil {
-			add(RuleType, fmt.Sprintf("expected an integer from -2147483648 to 2147483647, found %q", cell))
+			add(RuleType, fmt.Sprintf("expected an integer from -2147483648 to 2147483647, found %s", escape.Quote(cell)))
 		}
 	case schema.DateRange:
 		if msg := checkDateRange(cell); msg != "" {
@@ -398,15 +414,15 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 		}
 	case schema.Timestamp:
 		if !isTimestamp(cell) {
-			add(RuleFormat, fmt.Sprintf("expected an ISO 8601 timestamp such as 2025-09-24T12:32:59.876957, found %q", cell))
+			add(RuleFormat, fmt.Sprintf("expected an ISO 8601 timestamp such as 2025-09-24T12:32:59.876957, found %s", escape.Quote(cell)))
 		}
 	case schema.Flag:
 		if cell != c.FlagValue {
-			add(RuleEnum, fmt.Sprintf("expected %q or an empty cell, found %q", c.FlagValue, cell))
+			add(RuleEnum, fmt.Sprintf("expected %q or an empty cell, found %s", c.FlagValue, escape.Quote(cell)))
 		}
 	case schema.Enum:
 		if indexOf(c.Values, cell) < 0 {
-			add(RuleEnum, fmt.Sprintf("expected one of %s, found %q", strings.Join(c.Values, ", "), cell))
+			add(RuleEnum, fmt.Sprintf("expected one of %s, found %s", strings.Join(c.Values, ", "), escape.Quote(cell)))
 		}
 	case schema.JSON:
 		rule := RuleSchema
@@ -425,17 +441,17 @@ func checkDateRange(s string) string {
 	start, end, isRange := strings.Cut(s, "/")
 	from, err := parseDate(start)
 	if err != nil {
-		return fmt.Sprintf("%s, found %q", want, s)
+		return fmt.Sprintf("%s, found %s", want, escape.Quote(s))
 	}
 	if !isRange {
 		return ""
 	}
 	to, err := parseDate(end)
 	if err != nil {
-		return fmt.Sprintf("%s, found %q", want, s)
+		return fmt.Sprintf("%s, found %s", want, escape.Quote(s))
 	}
 	if to.Before(from) {
-		return fmt.Sprintf("the period %q ends before it starts", s)
+		return fmt.Sprintf("the period %s ends before it starts", escape.Quote(s))
 	}
 	return ""
 }

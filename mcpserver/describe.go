@@ -25,6 +25,7 @@ func Instructions() string {
 	fmt.Fprintf(&b, "3つの検索ツールは sql_query に SELECT 文を1つだけ受け取り、どのテーブルとも結合できます。結果は最大%d件で、"+
 		"続きは ORDER BY ... LIMIT %d OFFSET %d で取得します。現在の東京時刻は tokyo_now()、店舗が営業中かは is_open(store_id, tokyo_now()) で判断します。"+
 		"結果は {\"results\", \"count\", \"truncated\"}、エラーは isError の結果で {\"error\", \"kind\", \"hint\"} です。"+
+		"0件のときの \"hint\" は一致する行のない条件と、その列にある近い値を示します（'カフェ' なら 'cafe'）。"+
 		"カラムの一覧と検索例は各ツールの説明にあります。\n", query.RowCap, query.RowCap, query.RowCap)
 	return b.String()
 }

@@ -29,6 +29,13 @@ type Config struct {
 	Timeout time.Duration
 	Log     io.Writer // one JSON line per call; never a result, an argument or a profile field
 	Version string
+	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
+	Search Searcher
+}
+
+// Searcher runs one agent query as query.Engine.Query does: a worker pool, or the engine itself.
+type Searcher interface {
+	Query(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error)
 }
 
 // New returns the MCP server of the four tools: names, descriptions and input schemas from
@@ -40,8 +47,18 @@ func New(c Config) *mcp.Server {
 			// Tools only: the four never change while the server runs, and it sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		})
-	h := &handlers{engine: query.NewEngine(c.Live), profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log)}
-	for _, t := range schema.Manifest() {
+	engine := query.NewEngine(c.Live)
+	var search Searcher = engine
+	if c.Search != nil {
+		search = c.Search
+	}
+	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log)}
+	// The label values in the descriptions are the opened build's, read by the server itself (trusted
+	// SQL); a later ingest changes the data, not the tool list a client has already read.
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
+	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
+	cancel()
+	for _, t := range schema.ManifestWith(vocab) {
 		d := datasetOf(t.Name)
 		arg, err := newArgument(t, d)
 		if err != nil {
@@ -81,7 +98,7 @@ func datasetOf(tool string) *schema.Dataset {
 }
 
 type handlers struct {
-	engine   *query.Engine
+	engine   Searcher
 	profiles *profile.Finder
 	timeout  time.Duration
 	log      *callLog

@@ -22,7 +22,7 @@ func newTestServer(t *testing.T, dbPath string) *mcp.Server {
 	t.Helper()
 	live := database.NewLive(dbPath)
 	t.Cleanup(live.Close)
-	finder, err := profile.NewFinder(live, "", "")
+	finder, err := profile.NewFinder(live, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +122,7 @@ func TestAnswersMatchTheOutputSchemas(t *testing.T) {
 	}
 	calls = append(calls,
 		call{"search_stores", map[string]any{"sql_query": "SELECT * FROM stores WHERE store_name = 'no such store'"}, "message"},
+		call{"search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'カフェ'"}, "hint"},
 		call{"search_products", map[string]any{"sql_query": "SELECT product_name FROM products"}, "hint"},
 		call{"search_products", map[string]any{"sql_query": "SELECT * FROM products LIMIT 1"}, "note"},
 		call{"get_user_profile", map[string]any{"profile_id": "user_criollo_heavy"}, "narrative"},

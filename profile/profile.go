@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
@@ -58,19 +59,41 @@ type Finder struct {
 	Pinned string
 }
 
-// NewFinder checks source (a NARRATIVE_DATA_FILE value) and returns a Finder over live.
-func NewFinder(live *database.Live, source, pinned string) (*Finder, error) {
+// NewFinder checks source (a NARRATIVE_DATA_FILE value) and returns a Finder over live. A pin, when
+// one is given, is the only profile id the Finder returns. A pin is checked as an id is: an empty or
+// blank one (an unset variable in a launch script) is a usage error, never "no pin", which would
+// serve every profile.
+func NewFinder(live *database.Live, source string, pin ...string) (*Finder, error) {
 	src, err := CheckSource(source)
 	if err != nil {
 		return nil, err
 	}
-	return &Finder{Live: live, Source: src, Pinned: pinned}, nil
+	f := &Finder{Live: live, Source: src}
+	switch len(pin) {
+	case 0:
+	case 1:
+		if err := checkID(pin[0]); err != nil {
+			return nil, ctool.Errorf(ctool.KindUsage, "the pinned profile id %q names no one; pin one profile id (an empty pin would serve every profile)", pin[0])
+		}
+		f.Pinned = pin[0]
+	default:
+		return nil, &ctool.Error{Kind: ctool.KindUsage, Message: MsgOneID}
+	}
+	return f, nil
+}
+
+// checkID refuses an id that names nobody: empty, or nothing but blanks.
+func checkID(id string) error {
+	if strings.TrimSpace(id) == "" {
+		return &ctool.Error{Kind: ctool.KindUsage, Message: MsgNoProfileID}
+	}
+	return nil
 }
 
 // Find returns exactly one profile: the one with id among the profiles ingested from the source.
 func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
-	if id == "" {
-		return nil, &ctool.Error{Kind: ctool.KindUsage, Message: MsgNoProfileID}
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
 	if f.Pinned != "" && id != f.Pinned {
 		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}

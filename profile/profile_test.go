@@ -24,6 +24,7 @@ func TestFind(t *testing.T) {
 		{"other source", "narrative_data_2.csv", "", "user_diverse_frequent", "user_diverse_frequent", "", ""},
 		{"not in this source", "narrative_data_2.csv", "", "user_criollo_heavy", "", ctool.KindNotFound, "ユーザーが見つかりません: user_criollo_heavy"},
 		{"no id", "", "", "", "", ctool.KindUsage, "profile_idを指定してください"},
+		{"blank id", "", "", " \t", "", ctool.KindUsage, "profile_idを指定してください"},
 		{"unknown", "", "", "nobody", "", ctool.KindNotFound, "ユーザーが見つかりません: nobody"},
 		{"no pattern matching", "", "", "user_%", "", ctool.KindNotFound, "ユーザーが見つかりません: user_%"},
 		{"pinned", "", "user_criollo_heavy", "user_criollo_heavy", "user_criollo_heavy", "", ""},
@@ -33,7 +34,11 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := profile.NewFinder(live, tt.source, tt.pinned)
+			var pin []string
+			if tt.pinned != "" {
+				pin = append(pin, tt.pinned)
+			}
+			f, err := profile.NewFinder(live, tt.source, pin...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,6 +51,20 @@ func TestFind(t *testing.T) {
 				t.Fatalf("got %+v, %v; want %s error %q", p, err, tt.kind, tt.msg)
 			}
 		})
+	}
+}
+
+// A pin that is given is checked as an id is: empty or blank is a usage error, never "no pin" (which
+// would serve every profile).
+func TestNewFinderRefusesEmptyPin(t *testing.T) {
+	for _, pin := range []string{"", " ", "\t\n"} {
+		var ce *ctool.Error
+		if f, err := profile.NewFinder(nil, "", pin); !errors.As(err, &ce) || ce.Kind != ctool.KindUsage || f != nil {
+			t.Errorf("pin %q: got %v, %v; want a usage error", pin, f, err)
+		}
+	}
+	if _, err := profile.NewFinder(nil, "", "a", "b"); err == nil {
+		t.Error("two pins were accepted")
 	}
 }
 

@@ -5,7 +5,6 @@ package query
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -42,6 +41,9 @@ type Result struct {
 	Rows      [][]any
 	Truncated bool     // more rows matched than were returned
 	Omitted   []string // hidden columns left out of the result by name
+	// Hint explains an empty result: the conditions that match no row by themselves and what their
+	// columns hold instead (see probe.go). Empty when rows were found.
+	Hint string
 }
 
 // Engine runs queries on the current build of a database.
@@ -98,10 +100,15 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	}
 	rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
 	if err != nil {
-		return nil, failure(ctx, withoutExcerpt(err, checked.SQL))
+		return nil, explainError(failure(ctx, withoutExcerpt(err, checked.SQL)), sqlText)
 	}
 	defer rows.Close()
-	return readResult(ctx, d, policy, rows)
+	res, err := readResult(ctx, d, policy, rows)
+	if err == nil && len(res.Rows) == 0 {
+		rows.Close() // the probes use the same connection
+		res.Hint = explainEmpty(ctx, conn, sqlText)
+	}
+	return res, err
 }
 
 // readResult reads at most RowCap rows, leaving out the policy's hidden columns by name.
@@ -130,7 +137,8 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 	for i := range raw {
 		ptrs[i] = &raw[i]
 	}
-	size := 0
+	// The budget runs while values are converted: a result never grows past MaxResultBytes in memory.
+	size := &budget{left: MaxResultBytes}
 	for rows.Next() {
 		if len(res.Rows) == RowCap {
 			res.Truncated = true
@@ -141,11 +149,11 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 		}
 		values := make([]any, len(keep))
 		for j, i := range keep {
-			values[j] = jsonValue(raw[i], res.Columns[j].Type)
-			size += approxSize(values[j])
+			values[j] = jsonValue(raw[i], res.Columns[j].Type, size)
+			raw[i] = nil
 		}
-		if size > MaxResultBytes {
-			return nil, &ctool.Error{Kind: ctool.KindSQL, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
+		if size.exceeded() {
+			return nil, &ctool.Error{Kind: ctool.KindTooLarge, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
 		}
 		res.Rows = append(res.Rows, values)
 	}
@@ -156,6 +164,9 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 }
 
 func refusal(r *guard.Rejection) *ctool.Error {
+	if r.Parse != "" {
+		return parseError(r)
+	}
 	return &ctool.Error{Kind: ctool.KindRefused, Message: r.Error(), Err: r}
 }
 
@@ -197,28 +208,4 @@ func stopped(ctx context.Context) error {
 	}
 	return &ctool.Error{Kind: ctool.KindTimeout, Err: ctx.Err(),
 		Message: "the query ran past its time limit and was stopped; make it cheaper (filter first, avoid large cross joins)"}
-}
-
-// approxSize is roughly how many bytes a value takes in JSON.
-func approxSize(v any) int {
-	switch x := v.(type) {
-	case string:
-		return len(x) + 2
-	case json.Number:
-		return len(x)
-	case []any:
-		n := 2
-		for _, e := range x {
-			n += approxSize(e) + 1
-		}
-		return n
-	case orderedObject:
-		n := 2
-		for _, kv := range x {
-			n += len(kv.key) + 4 + approxSize(kv.value)
-		}
-		return n
-	default:
-		return 8
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/escape"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -68,7 +69,10 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 		}
 		return writeNotes(notes, res)
 	case FormatTable, FormatMarkdown:
-		return writeTable(out, format == FormatMarkdown, res)
+		if err := writeTable(out, format == FormatMarkdown, res, 0); err != nil {
+			return err
+		}
+		return WriteHint(notes, res)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -84,6 +88,9 @@ func Document(res *Result) any {
 	doc := orderedObject{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
 	if len(res.Rows) == 0 {
 		doc = append(doc, kv{"message", res.Dataset.ZeroMessage})
+		if res.Hint != "" {
+			doc = append(doc, kv{"hint", res.Hint})
+		}
 	}
 	if res.Truncated {
 		doc = append(doc, kv{"hint", TruncatedHint})
@@ -133,6 +140,17 @@ func writeNotes(notes io.Writer, res *Result) error {
 	if note := omittedNote(res); note != "" {
 		fmt.Fprintln(notes, "ctool: "+note)
 	}
+	return WriteHint(notes, res)
+}
+
+// WriteHint puts an empty result's hint on the notes stream, where table and markdown keep it off
+// the result itself. It quotes the query's literals and the data's values: control characters are
+// shown escaped.
+func WriteHint(notes io.Writer, res *Result) error {
+	if res.Hint != "" && len(res.Rows) == 0 {
+		_, err := fmt.Fprintln(notes, "ctool: hint: "+escape.Visible(res.Hint))
+		return err
+	}
 	return nil
 }
 
@@ -152,7 +170,8 @@ func cellText(v any) string {
 }
 
 // writeTable renders a table (or a markdown table) for people: long cells are cut for display only.
-func writeTable(out io.Writer, markdown bool, res *Result) error {
+// A width above 0 fits the table to a terminal that wide (terminal.go).
+func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	count := len(res.Rows)
 	note := omittedNote(res)
 	if count == 0 {
@@ -165,11 +184,11 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
 	t := tablewriter.NewTable(out, opts...)
-	header := make([]any, len(res.Columns))
+	header := make([]string, len(res.Columns))
 	for i, c := range res.Columns {
-		header[i] = c.Name
+		header[i] = escape.Visible(c.Name)
 	}
-	t.Header(header...)
+	var cells [][]string
 	for _, values := range res.Rows {
 		row := make([]string, len(values))
 		for i, v := range values {
@@ -179,6 +198,15 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 			}
 			row[i] = shorten(text)
 		}
+		cells = append(cells, row)
+	}
+	header, cells, wrapped := fitTable(header, cells, width)
+	if wrapped {
+		// Rows that span lines need a line between them to be told apart.
+		t.Options(tablewriter.WithRendition(tw.Rendition{Settings: tw.Settings{Separators: tw.Separators{BetweenRows: tw.On}}}))
+	}
+	t.Header(header)
+	for _, row := range cells {
 		if err := t.Append(row); err != nil {
 			return err
 		}
@@ -191,6 +219,10 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 		rows = "row"
 	}
 	footer := fmt.Sprintf("(%d %s", count, rows)
+	if markdown {
+		// A line right under a markdown table would be read as one more row.
+		footer = "\n" + footer
+	}
 	if res.Truncated {
 		footer += "; " + TruncatedHint
 	}
@@ -201,9 +233,10 @@ func writeTable(out io.Writer, markdown bool, res *Result) error {
 	return err
 }
 
-// shorten puts a cell on one line and cuts it to displayWidth characters.
+// shorten puts a cell on one line, shows its control characters as escapes (no ESC sequence reaches
+// the terminal) and cuts it to displayWidth characters.
 func shorten(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = escape.Visible(strings.Join(strings.Fields(s), " "))
 	if s == "" {
 		return s
 	}

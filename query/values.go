@@ -60,10 +60,59 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
+// budget is what is left of a result's size (roughly, bytes of JSON) while its values are converted:
+// conversion stops as soon as it runs out, so a huge value is never converted whole.
+type budget struct{ left int }
+
+// spend takes n bytes; false once the budget is exceeded.
+func (b *budget) spend(n int) bool {
+	b.left -= n
+	return b.left >= 0
+}
+
+func (b *budget) exceeded() bool { return b.left < 0 }
+
 // jsonValue converts a value read from DuckDB into one that encodes faithfully: numbers stay numbers,
 // booleans booleans, NULL null, lists arrays, structs objects, and dates and times ISO strings.
-// dbType is the column's DuckDB type name; nested values go by their Go type.
-func jsonValue(v any, dbType string) any {
+// dbType is the column's DuckDB type name; nested values go by their Go type. It charges b for what
+// it converts and returns nil as soon as b is exceeded.
+func jsonValue(v any, dbType string, b *budget) any {
+	if b.exceeded() {
+		return nil
+	}
+	switch x := v.(type) {
+	case string:
+		if !b.spend(len(x) + 2) {
+			return nil
+		}
+		return x
+	case []byte:
+		if !b.spend(len(x)*4/3 + 4) {
+			return nil
+		}
+	case []any:
+		// Each element takes at least a byte and a comma: a list too long is refused before any
+		// element is converted.
+		if !b.spend(2 + len(x)*2) {
+			return nil
+		}
+	case map[string]any:
+		if !b.spend(2 + len(x)*6) {
+			return nil
+		}
+	case duckdb.OrderedMap:
+		if !b.spend(2 + x.Len()*6) {
+			return nil
+		}
+	case *duckdb.OrderedMap:
+		if !b.spend(2 + x.Len()*6) {
+			return nil
+		}
+	default:
+		if !b.spend(8) {
+			return nil
+		}
+	}
 	switch x := v.(type) {
 	case nil, bool, string, int8, int16, int32, int64, int, uint8, uint16, uint32, uint64:
 		return x
@@ -95,7 +144,7 @@ func jsonValue(v any, dbType string) any {
 		}
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = jsonValue(e, elem)
+			out[i] = jsonValue(e, elem, b)
 		}
 		return out
 	case map[string]any:
@@ -106,23 +155,24 @@ func jsonValue(v any, dbType string) any {
 		sort.Strings(keys)
 		obj := make(orderedObject, len(keys))
 		for i, k := range keys {
-			obj[i] = kv{k, jsonValue(x[k], "")}
+			b.spend(len(k))
+			obj[i] = kv{k, jsonValue(x[k], "", b)}
 		}
 		return obj
 	case duckdb.OrderedMap:
-		return mapValue(&x)
+		return mapValue(&x, b)
 	case *duckdb.OrderedMap:
-		return mapValue(x)
+		return mapValue(x, b)
 	default:
 		return fmt.Sprint(x)
 	}
 }
 
-func mapValue(m *duckdb.OrderedMap) any {
+func mapValue(m *duckdb.OrderedMap, b *budget) any {
 	keys, values := m.Keys(), m.Values()
 	obj := make(orderedObject, len(keys))
 	for i := range keys {
-		obj[i] = kv{fmt.Sprint(jsonValue(keys[i], "")), jsonValue(values[i], "")}
+		obj[i] = kv{fmt.Sprint(jsonValue(keys[i], "", b)), jsonValue(values[i], "", b)}
 	}
 	return obj
 }

@@ -24,6 +24,7 @@ type Doc struct {
 	Now        []string      `json:"now"`
 	Examples   []Example     `json:"examples"`
 	OutputNote string        `json:"output"`
+	Labels     []LabelDoc    `json:"labels"`
 }
 
 // RelationDoc describes a table or view a query may name.
@@ -43,10 +44,15 @@ type ColumnDoc struct {
 	JSONSchema  json.RawMessage `json:"json_schema,omitempty"`
 }
 
-// Describe builds the tool description of a dataset.
-func Describe(d *Dataset) Doc {
+// Describe builds the tool description of a dataset, listing label values from schema/'s words.
+func Describe(d *Dataset) Doc { return DescribeWith(d, nil) }
+
+// DescribeWith builds the tool description of a dataset, listing label values from v, the values of
+// a built database, where it has them.
+func DescribeWith(d *Dataset, v Vocabulary) Doc {
 	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Rules: []string{},
-		Relations: []RelationDoc{}, Columns: []ColumnDoc{}, Now: []string{}, Examples: append([]Example{}, d.Examples...)}
+		Relations: []RelationDoc{}, Columns: []ColumnDoc{}, Now: []string{}, Examples: append([]Example{}, d.Examples...),
+		Labels: []LabelDoc{}}
 	for _, c := range d.Columns {
 		typ := "TEXT"
 		if d.Private && c.Kind == Integer {
@@ -91,7 +97,8 @@ func Describe(d *Dataset) Doc {
 		}
 	}
 	doc.OutputNote = fmt.Sprintf(`{"results": [...], "count": N, "truncated": true/false}。`+
-		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
+		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s" と、一致する行のない条件と近い値を示す "hint"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
+	doc.Labels = labelDocs(d, v)
 	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: append([]string{}, d.Aliases...), Columns: []ColumnDoc{},
 		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
@@ -113,8 +120,11 @@ func Describe(d *Dataset) Doc {
 }
 
 // Help renders a dataset's tool description as text.
-func Help(d *Dataset) string {
-	doc := Describe(d)
+func Help(d *Dataset) string { return HelpWith(d, nil) }
+
+// HelpWith renders a dataset's tool description as text, with label values from v (see DescribeWith).
+func HelpWith(d *Dataset, v Vocabulary) string {
+	doc := DescribeWith(d, v)
 	var b strings.Builder
 	if d.Private {
 		fmt.Fprintf(&b, "%s: 対話中のユーザーのプロファイルを1人分取得します。\n\n", doc.Tool)
@@ -175,6 +185,13 @@ func Help(d *Dataset) string {
 		fmt.Fprintf(&b, "【カラム】%s\n", r.Name)
 		for _, c := range r.Columns {
 			fmt.Fprintf(&b, "- %s (%s): %s\n", c.Name, c.Type, c.Description)
+		}
+		b.WriteString("\n")
+	}
+	if len(doc.Labels) > 0 {
+		b.WriteString("【ラベル列の値】大文字小文字は区別しません。別の言い方（'カフェ' と 'cafe'、'子ども' と '子供'）は一致しないので、ここにある値で比べます\n")
+		for _, l := range doc.Labels {
+			fmt.Fprintf(&b, "- %s（%s）: '%s'\n", l.Column, strings.Join(l.Relations, ", "), strings.Join(l.Values, "', '"))
 		}
 		b.WriteString("\n")
 	}

@@ -38,6 +38,10 @@ type Column struct {
 	SchemaFile  string   // JSON: file name under jsonschema/
 	// Hidden columns may be used in joins and filters but never appear in results.
 	Hidden bool
+	// Label columns hold a small vocabulary of codes or words (category, tag): the database compares
+	// them without case (COLLATE NOCASE), and the agent help and empty-result hints list their values.
+	Label bool
+	Words []string // Label: the values known before any data is read, shown when no database is built
 }
 
 // SQLType is the column's type in the table that holds it. Datasets kept as CSV text use VARCHAR
@@ -57,6 +61,8 @@ type Reference struct {
 // ViewColumn is a column of a typed view.
 type ViewColumn struct {
 	Name, Type, Description string
+	Label                   bool     // as Column.Label
+	Words                   []string // as Column.Words
 }
 
 // View is a typed view over a dataset. When Extends is set the view carries every column of that table

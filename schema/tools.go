@@ -15,10 +15,13 @@ type Tool struct {
 }
 
 // Manifest lists the four agent tools: one SQL tool per public dataset and get_user_profile.
-func Manifest() []Tool {
+func Manifest() []Tool { return ManifestWith(nil) }
+
+// ManifestWith is Manifest with the label values of a built database (see DescribeWith).
+func ManifestWith(v Vocabulary) []Tool {
 	var tools []Tool
 	for _, d := range append(Public(), Profiles) {
-		t := Tool{Name: d.Tool, Description: Help(d)}
+		t := Tool{Name: d.Tool, Description: HelpWith(d, v)}
 		if d.Private {
 			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_criollo_heavy）", 1, 200)
 			t.Argv = []string{"ctool", "profile", "--format", "json", "--", "{profile_id}"}

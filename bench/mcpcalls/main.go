@@ -35,19 +35,25 @@ type call struct {
 	args    map[string]string
 	argv    []string        // after the ctool binary
 	dataset *schema.Dataset // the search tools' dataset; nil for get_user_profile
+	label   string          // the table's name for the call, when not the tool's
 }
 
 func calls(db string) []call {
 	query := func(d *schema.Dataset, sql string) call {
-		return call{d.Tool, map[string]string{"sql_query": sql}, []string{"query", d.Name, "--db", db, "--format", "json", "--", sql}, d}
+		return call{d.Tool, map[string]string{"sql_query": sql}, []string{"query", d.Name, "--db", db, "--format", "json", "--", sql}, d, ""}
 	}
-	return []call{
+	calls := []call{
 		// The products and stores queries of bench/query.sh, an events query, and a profile.
 		query(schema.Products, "SELECT product_name, product_description FROM 'filtered_product_data.csv' WHERE product_description LIKE '%1,000円%'"),
 		query(schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe'"),
 		query(schema.Events, "SELECT event_name, start_date, venue FROM events_typed WHERE is_free ORDER BY start_date"),
-		{"get_user_profile", map[string]string{"profile_id": "user_criollo_heavy"}, []string{"profile", "--db", db, "--format", "json", "--", "user_criollo_heavy"}, nil},
+		{"get_user_profile", map[string]string{"profile_id": "user_criollo_heavy"}, []string{"profile", "--db", db, "--format", "json", "--", "user_criollo_heavy"}, nil, ""},
 	}
+	// A query that finds nothing pays for the probes behind its hint (the label 'カフェ' for 'cafe');
+	// the calls above find rows and pay nothing for them. Not counted in the aims below.
+	miss := query(schema.Stores, "SELECT store_name FROM stores WHERE category = 'カフェ'")
+	miss.label = "search_stores, nothing matched (hint)"
+	return append(calls, miss)
 }
 
 func main() {
@@ -81,7 +87,7 @@ func run(ctool, db string, n, procs, warmup int) error {
 	live := database.NewLive(db)
 	defer live.Close()
 	engine := query.NewEngine(live)
-	finder, err := profile.NewFinder(live, "", "")
+	finder, err := profile.NewFinder(live, "")
 	if err != nil {
 		return err
 	}
@@ -129,8 +135,15 @@ func run(ctool, db string, n, procs, warmup int) error {
 		if alone != nil {
 			aloneP50 = ms(pct(alone, 50))
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %.0f× | %s | %s |\n", c.tool, ms(pct(mcp, 50)), ms(pct(mcp, 99)),
+		name := c.tool
+		if c.label != "" {
+			name = c.label
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %.0f× | %s | %s |\n", name, ms(pct(mcp, 50)), ms(pct(mcp, 99)),
 			ms(pct(proc, 50)), ms(pct(proc, 99)), ratio, ms(pct(inProcess, 50)), aloneP50)
+		if c.label != "" {
+			continue
+		}
 		worstP50 = max(worstP50, pct(mcp, 50))
 		if minRatio == 0 || ratio < minRatio {
 			minRatio = ratio

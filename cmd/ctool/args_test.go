@@ -32,6 +32,8 @@ func TestArrange(t *testing.T) {
 		{"ctool|status|--check|--format|json", "ctool|status|--check|--format|json", "json"},
 		{"ctool|--version", "ctool|--version", ""},
 		{"ctool|frob", "ctool|--|frob", ""},
+		// help's arguments are command names, passed on as arguments.
+		{"ctool|help|query|stores", "ctool|help|--|query|stores", ""},
 	}
 	for _, tt := range tests {
 		got := arrange(app, strings.Split(tt.args, "|"))

@@ -9,7 +9,7 @@ import (
 )
 
 func dbFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "db", Value: defaultDB, Usage: "main database `PATH` (or set CTOOL_DB)"}
+	return &cli.StringFlag{Name: "db", Value: defaultDB, Usage: "main database `PATH` (or set CTOOL_DB)", TakesFile: true}
 }
 
 // dbPath is --db, else a non-empty CTOOL_DB, else the default: an empty variable means "not set".
@@ -24,7 +24,7 @@ func (e *env) dbPath(c *cli.Context) string {
 }
 
 func inputFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files"}
+	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files", TakesFile: true}
 }
 
 func formatFlag(usage, value string) *cli.StringFlag {
@@ -71,4 +71,13 @@ func noArgs(c *cli.Context) error {
 // exitStatus is the EXIT STATUS section of a command's help.
 func exitStatus(success string, kinds ...ctool.Kind) string {
 	return "\n\n" + ctool.ExitStatusHelp(success, kinds...)
+}
+
+// setValues is a string flag's value when the command line sets it, even to "", and nothing when it
+// does not: a setting given empty must be checked, not taken for "not given".
+func setValues(c *cli.Context, name string) []string {
+	if !c.IsSet(name) {
+		return nil
+	}
+	return []string{c.String(name)}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -15,16 +16,18 @@ func newIngestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
 		Usage:     "validate the CSV files and build the database from them, all or nothing",
-		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N]",
+		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N] [--max-file-size SIZE]",
 		Description: "Validates exactly as 'ctool validate'. On any problem it prints the report on stderr, exits 1 and\n" +
 			"leaves the existing database untouched. Otherwise it builds new database files beside PATH and renames\n" +
 			"them into place: readers of the old files keep working, and a build killed at any moment leaves the\n" +
-			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens." +
+			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens. A PATH\n" +
+			"that is a symbolic link is refused: give the database file's own path." +
 			exitStatus("the database was built", ctool.KindInvalidData, ctool.KindInternal, ctool.KindUsage, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			dbFlag(),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems"},
+			maxFileSizeFlag(),
 		},
 		Action: e.runIngest,
 	}
@@ -36,6 +39,10 @@ func (e *env) runIngest(c *cli.Context) error {
 	}
 	input, db := c.String("input"), e.dbPath(c)
 	opts := ingest.Options{MaxErrors: c.Int("max-errors")}
+	var err error
+	if opts.MaxFileSize, err = maxFileSize(c); err != nil {
+		return err
+	}
 	if isTerminal(e.stderr) {
 		opts.Progress = ingest.ProgressBar(e.stderr)
 	}
@@ -47,12 +54,13 @@ func (e *env) runIngest(c *cli.Context) error {
 		res.Report.Write(e.stderr, ingest.FormatText)
 		return ctool.Errorf(ctool.KindInvalidData, "%s in %s; the database was not changed", ingest.Problems(res.Report.Count), input)
 	case err != nil:
-		return ctool.Errorf(ctool.KindInternal, "ingest failed; the database was not changed: %w", err)
+		// DuckDB's messages may quote a line of the input: shown with its control characters escaped.
+		return &ctool.Error{Kind: ctool.KindInternal, Message: "ingest failed; the database was not changed: " + escape.Visible(err.Error()), Err: err}
 	}
 	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {
-		t.Append(f.Dataset.Name, f.Name, fmt.Sprint(f.Rows), f.SHA256[:12])
+		t.Append(f.Dataset.Name, escape.Visible(f.Name), fmt.Sprint(f.Rows), f.SHA256[:12])
 	}
 	if err := t.Render(); err != nil {
 		return err

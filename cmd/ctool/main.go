@@ -32,11 +32,17 @@ type env struct {
 	// limitMemory caps the process's memory before a command opens the database; nil leaves it alone
 	// (tests run commands inside the test process, whose memory is not a query's to cap).
 	limitMemory func() error
+	// terminal says whether stdout is a terminal and its size, for tables that fit it and the pager
+	// (pager.go); nil means it is not one. lookupEnv tells an empty variable from an unset one; nil
+	// reads getenv.
+	terminal  func() (terminal, bool)
+	lookupEnv func(string) (string, bool)
 }
 
 // run executes one command line and returns the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, limitMemory: limitMemory}, args)
+	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, limitMemory: limitMemory,
+		terminal: func() (terminal, bool) { return fileTerminal(stdout) }, lookupEnv: os.LookupEnv}, args)
 }
 
 func runWith(e *env, args []string) int {
@@ -64,6 +70,8 @@ func newApp(e *env) *cli.App {
 		// Exit codes are decided in run, never by the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
+		// The library adds --help only when no command is named help; ours is (help.go).
+		Flags: []cli.Flag{cli.HelpFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("unknown command %q", c.Args().First()).WithHint("ctool --help")
@@ -79,6 +87,11 @@ func newApp(e *env) *cli.App {
 			newSchemaCommand(e),
 			newToolsCommand(e),
 			newMCPCommand(e),
+			newCompletionCommand(),
+			newManCommand(),
+			newHelpCommand(),
+			newVersionCommand(),
+			newWorkerCommand(e),
 		},
 	}
 	setUsageErrors(app.Commands)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,7 +17,6 @@ import (
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,7 +36,12 @@ func newMCPCommand(e *env) *cli.Command {
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
 			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), and \"refusal\"\n" +
 			"with the error's kind when it failed. Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
-			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase),
+			fmt.Sprintf("\n\nEach search query runs in a worker process (the same binary), %d kept warm and at most %d at once;\n"+
+				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
+				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
+				"Past %d waiting calls a call is answered busy at once. These kinds reach the client in the call's\n"+
+				"result; the server's own exit status is one of:", mcpWorkers, mcpMaxWorkers, workerGrace, mcpQueue) +
+			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase, ctool.KindInternal),
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},
@@ -74,7 +79,7 @@ func (e *env) runMCP(c *cli.Context) error {
 	}
 	live := database.NewLive(e.dbPath(c))
 	defer live.Close()
-	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), c.String("profile-id"))
+	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), setValues(c, "profile-id")...)
 	if err != nil {
 		return err
 	}
@@ -88,16 +93,22 @@ func (e *env) runMCP(c *cli.Context) error {
 	build := b.ID
 	release()
 
-	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: e.stderr, Version: version})
+	log := &lockedWriter{w: e.stderr}
+	pool, err := startPool(ctx, e.dbPath(c), log)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool})
 	if addr == "" {
-		mcpserver.LogStart(e.stderr, "stdio", build)
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+		mcpserver.LogStart(log, "stdio", build)
+		err := srv.Run(ctx, newStdioTransport(e.stdin, e.stdout))
 		if ctx.Err() != nil {
 			return nil // asked to stop
 		}
 		return err
 	}
-	return serveHTTP(ctx, e.stderr, addr, timeout, build, mcpserver.Handler(srv))
+	return serveHTTP(ctx, log, addr, timeout, build, mcpserver.Handler(srv))
 }
 
 // serveHTTP serves h on addr until ctx ends, then lets the calls in flight finish.
@@ -165,8 +176,3 @@ func (a *activeConns) none() bool {
 	defer a.mu.Unlock()
 	return len(a.active) == 0
 }
-
-// nopWriteCloser lets the command's stdout be the transport's writer without the transport closing it.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -25,9 +25,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -617,7 +619,17 @@ func testMCPStdio(t *testing.T, db string) {
 		if err := json.Unmarshal(msg.Result, &res); err != nil {
 			t.Fatal(err)
 		}
-		manifest := schema.Manifest()
+		// The descriptions list the label values of the build the server opened, as `ctool tools --db` does.
+		live := database.NewLive(db)
+		vocab, err := query.NewEngine(live).Vocabulary(context.Background())
+		live.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		manifest := schema.ManifestWith(vocab)
+		if manifest[0].Description == schema.Manifest()[0].Description {
+			t.Fatal("the build's label values do not reach the descriptions")
+		}
 		if len(res.Tools) != len(manifest) {
 			t.Fatalf("%d tools: %s", len(res.Tools), msg.Result)
 		}

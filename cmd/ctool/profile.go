@@ -44,7 +44,7 @@ func (e *env) runProfile(c *cli.Context) error {
 	}
 	live := database.NewLive(e.dbPath(c))
 	defer live.Close()
-	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), "")
+	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"))
 	if err != nil {
 		return err
 	}

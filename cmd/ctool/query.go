@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
@@ -19,7 +18,7 @@ const maxQueryTimeout = time.Minute
 
 const defaultQueryTimeout = 5 * time.Second
 
-var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindUsage, ctool.KindNoDatabase}
+var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindTooLarge, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindCrashed}
 
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
@@ -48,7 +47,7 @@ func newQueryCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usageError("name the dataset: ctool query <events|stores|products> SQL")
 			}
-			return usageError("unknown dataset %q: use events, stores or products", c.Args().First())
+			return unknownDataset(c.Args().Slice())
 		},
 	}
 }
@@ -80,20 +79,21 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 				}
 				sqlText = string(b)
 			}
-			if err := e.capMemory(); err != nil {
-				return err
-			}
-			live := database.NewLive(e.dbPath(c))
-			defer live.Close()
 			ctx, cancel := context.WithTimeout(c.Context, timeout)
 			defer cancel()
-			res, err := query.NewEngine(live).Query(ctx, d, sqlText)
+			res, err := queryInChild(ctx, e.dbPath(c), d, sqlText)
 			if err != nil {
 				var ce *ctool.Error
 				if errors.As(err, &ce) && ce.Kind == ctool.KindTimeout {
 					return ce.WithHint(fmt.Sprintf("a cheaper query, or a larger --timeout (now %s, at most %s)", timeout, maxQueryTimeout))
 				}
 				return err
+			}
+			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
+				if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
+					return err
+				}
+				return query.WriteHint(e.stderr, res)
 			}
 			return query.Write(e.stdout, e.stderr, format, res)
 		},

@@ -16,9 +16,10 @@ func newSchemaCommand(e *env) *cli.Command {
 		Usage:     "print the agent-facing description of a tool: tables, columns, types, meanings, examples",
 		UsageText: "ctool schema [events|stores|products|profile] [--format text|json]",
 		Description: "Without a name, describes all four tools. The text is what an agent is given for each tool;\n" +
-			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]." +
+			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]. The values\n" +
+			"of label columns (category, tag, ...) come from the database --db names when it is built, else from schema/." +
 			exitStatus("ok", ctool.KindUsage),
-		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text")},
+		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if err := oneOf("format", format, "text", "json"); err != nil {
@@ -28,10 +29,11 @@ func newSchemaCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			vocab := e.vocabulary(c)
 			if format == "json" {
 				var docs []schema.Doc
 				for _, d := range datasets {
-					docs = append(docs, schema.Describe(d))
+					docs = append(docs, schema.DescribeWith(d, vocab))
 				}
 				if len(docs) == 1 {
 					return query.WriteJSON(e.stdout, docs[0])
@@ -42,7 +44,7 @@ func newSchemaCommand(e *env) *cli.Command {
 				if i > 0 {
 					fmt.Fprintln(e.stdout, "\n"+strings.Repeat("=", 72)+"\n")
 				}
-				fmt.Fprint(e.stdout, schema.Help(d))
+				fmt.Fprint(e.stdout, schema.HelpWith(d, vocab))
 			}
 			return nil
 		},

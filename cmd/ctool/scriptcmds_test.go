@@ -4,6 +4,8 @@ package main
 // testscript like ctool, and reports a failure with a message on stderr and exit status 1.
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/csv"
@@ -15,8 +17,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
+	"github.com/creack/pty"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+	"golang.org/x/text/encoding/japanese"
 )
 
 // scriptCommands are the helpers the scripts may exec besides ctool.
@@ -29,6 +35,11 @@ var scriptCommands = map[string]func(){
 	"glob":     cmdMain(globFiles),
 	"sha256":   cmdMain(sha256Files),
 	"csvrows":  cmdMain(csvRows),
+	"ptyrun":   cmdMain(ptyRun),
+	"mkfifo":   cmdMain(makeFIFO),
+	"shiftjis": cmdMain(toShiftJIS),
+	"cpname":   cmdMain(copyToName),
+	"returns":  cmdMain(returnsWithin),
 }
 
 // cmdMain adapts a helper to a testscript command: an error becomes a message and exit status 1.
@@ -319,4 +330,128 @@ func csvRows(args []string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// ptyRun: ptyrun [-keys KEYS] COLS ROWS PROGRAM [ARGS...]
+// Runs PROGRAM on a new terminal (a pty) COLS wide and ROWS tall as its controlling terminal, standard
+// input and output, with standard error on the helper's, and prints what the terminal received, line
+// ends as \n. With -keys, KEYS (Go escapes) are typed once the terminal has shown something, as a person
+// at a pager would. It exits with PROGRAM's status.
+func ptyRun(args []string) error {
+	var keys string
+	if len(args) > 2 && args[0] == "-keys" {
+		k, err := unescape(args[1])
+		if err != nil {
+			return err
+		}
+		keys, args = k, args[2:]
+	}
+	if len(args) < 3 {
+		return fmt.Errorf("usage: ptyrun [-keys KEYS] COLS ROWS PROGRAM [ARGS...]")
+	}
+	cols, err1 := strconv.Atoi(args[0])
+	rows, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("bad size %s x %s", args[0], args[1])
+	}
+	cmd := exec.Command(args[2], args[3:]...)
+	cmd.Stderr = os.Stderr
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		return err
+	}
+	defer tty.Close()
+	var out bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 4096)
+		typed := keys == ""
+		for {
+			n, err := tty.Read(buf)
+			out.Write(buf[:n])
+			if n > 0 && !typed {
+				tty.Write([]byte(keys))
+				typed = true
+			}
+			if err != nil { // EIO once the program and its children have closed the terminal
+				return
+			}
+		}
+	}()
+	runErr := cmd.Wait()
+	<-done
+	os.Stdout.Write(bytes.ReplaceAll(out.Bytes(), []byte("\r\n"), []byte("\n")))
+	if ee, ok := runErr.(*exec.ExitError); ok {
+		os.Exit(ee.ExitCode())
+	}
+	return runErr
+}
+
+// makeFIFO: mkfifo PATH
+// Makes a named pipe with no writer: a reader that opens it blocking waits forever.
+func makeFIFO(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: mkfifo PATH")
+	}
+	return syscall.Mkfifo(args[0], 0o644)
+}
+
+// toShiftJIS: shiftjis FILE
+// Rewrites FILE (UTF-8) in Shift_JIS, as Excel in Japan saves "CSV".
+func toShiftJIS(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: shiftjis FILE")
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	sjis, err := japanese.ShiftJIS.NewEncoder().Bytes(b)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(args[0], sjis, 0o644)
+}
+
+// copyToName: cpname SRC DST
+// Copies SRC to DST, a name with Go escapes, so a script can make a file whose name holds a newline.
+func copyToName(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: cpname SRC DST")
+	}
+	dst, err := unescape(args[1])
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
+
+// returnsWithin: returns SECONDS PROGRAM [ARGS...]
+// Runs PROGRAM with the command's standard streams and fails if it has not ended after SECONDS (a
+// generous bound: the point is that it returns at all), whatever its exit status.
+func returnsWithin(args []string) error {
+	if len(args) < 2 {
+		return fmt.Errorf("usage: returns SECONDS PROGRAM [ARGS...]")
+	}
+	secs, err := strconv.Atoi(args[0])
+	if err != nil {
+		return fmt.Errorf("bad seconds %q", args[0])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[1], args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s did not return within %ds", args[1], secs)
+	}
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		return err
+	}
+	return nil
 }

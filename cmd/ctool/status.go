@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/query"
 	"github.com/olekukonko/tablewriter"
@@ -53,7 +54,7 @@ func (e *env) runStatus(c *cli.Context) error {
 		t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
 		t.Header("dataset", "file", "rows", "state")
 		for _, s := range st.Sources {
-			t.Append(s.Dataset, s.File, fmt.Sprint(s.Rows), s.State)
+			t.Append(s.Dataset, escape.Visible(s.File), fmt.Sprint(s.Rows), s.State)
 		}
 		if err := t.Render(); err != nil {
 			return err

@@ -16,9 +16,10 @@ func newToolsCommand(e *env) *cli.Command {
 		UsageText: "ctool tools [--format json|text]",
 		Description: "A JSON array of {\"name\", \"description\", \"input_schema\", \"command\", \"argv\"}: description is the tool's\n" +
 			"full help text, input_schema a JSON Schema of its one argument (sql_query or profile_id), and command/argv\n" +
-			"the ctool command it maps to, so an agent framework can register the tools without copying them." +
+			"the ctool command it maps to, so an agent framework can register the tools without copying them. Label\n" +
+			"values come from the database --db names when it is built." +
 			exitStatus("ok", ctool.KindUsage),
-		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json")},
+		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json"), dbFlag()},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if err := oneOf("format", format, "json", "text"); err != nil {
@@ -27,7 +28,7 @@ func newToolsCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			tools := schema.Manifest()
+			tools := schema.ManifestWith(e.vocabulary(c))
 			if format == "json" {
 				return query.WriteJSON(e.stdout, tools)
 			}

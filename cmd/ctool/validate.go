@@ -18,10 +18,12 @@ func newValidateCommand(e *env) *cli.Command {
 		Name:  "validate",
 		Usage: "check the CSV files in the input directory without building anything (for CI)",
 		UsageText: "ctool validate [--input DIR] [--format text|json|github|junit|sarif|markdown] [--max-errors N]\n" +
-			"               [--against DB|DIR [--max-removed PCT]] [--strict]",
+			"               [--max-file-size SIZE] [--against DB|DIR [--max-removed PCT]] [--strict]",
 		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
-			"the column, a rule word and what was expected. Rule words: missing-file, encoding, header, ragged,\n" +
+			"the column, a rule word and what was expected. Rule words: missing-file, file, encoding, header, ragged,\n" +
 			"required, type, format, enum, json, schema, unique, reference.\n" +
+			"Only regular files are read: a link, FIFO, device or socket, or a file over --max-file-size, is a\n" +
+			"'file' problem and nothing of it is read.\n" +
 			"Contracts (rule words too): with --against, a dataset may not lose more than --max-removed of its\n" +
 			"rows (removed), and a store_id that products or profiles still name may not disappear\n" +
 			"(still-referenced); events must include one that ends today or later in Tokyo (upcoming: a\n" +
@@ -29,15 +31,17 @@ func newValidateCommand(e *env) *cli.Command {
 			"--against names the previous build, a built database or another input directory; the report then\n" +
 			"also says, per dataset by its key, which rows were added, removed or changed (with the columns that\n" +
 			"changed) and which columns were added or removed. Profiles are personal data: counts only.\n" +
-			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"errors\"}),\n" +
+			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"shown\",\"truncated\",\"errors\"}),\n" +
 			"github (workflow annotations for the first 10, plain lines for the rest; with GITHUB_STEP_SUMMARY\n" +
 			"set, the markdown summary is appended to that file too), junit (a testsuite per file, a testcase\n" +
-			"per rule), sarif (SARIF 2.1.0 for code scanning), markdown (a summary for people)." +
+			"per rule), sarif (SARIF 2.1.0 for code scanning), markdown (a summary for people). Every format\n" +
+			"escapes what it quotes: no control character from the data is printed raw." +
 			exitStatus("the data is valid (warnings allowed)", ctool.KindInvalidData, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			formatFlag("report `FORMAT`: text, json, github, junit, sarif or markdown", ingest.FormatText),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
+			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
 			&cli.StringFlag{Name: "max-removed", Value: fmt.Sprintf("%g%%", schema.DefaultMaxRemoved*100), Usage: "with --against, the share of a dataset's rows that may be removed (`PCT`, e.g. 25%)"},
 			&cli.BoolFlag{Name: "strict", Usage: "make warnings (no upcoming events) errors"},
@@ -53,7 +57,8 @@ func newValidateCommand(e *env) *cli.Command {
 			if maxErrors < 0 {
 				return usageError("--max-errors must be 0 or more")
 			}
-			if err := noArgs(c); err != nil {
+			err := noArgs(c)
+			if err != nil {
 				return err
 			}
 			maxRemoved, err := parsePercent(c.String("max-removed"))
@@ -71,6 +76,9 @@ func newValidateCommand(e *env) *cli.Command {
 			}
 			opts := ingest.Options{MaxErrors: maxErrors, Contracts: &ingest.Contracts{
 				Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}
+			if opts.MaxFileSize, err = maxFileSize(c); err != nil {
+				return err
+			}
 			if isTerminal(e.stderr) {
 				opts.Progress = ingest.ProgressBar(e.stderr)
 			}

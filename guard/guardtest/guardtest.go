@@ -9,7 +9,9 @@
 //
 // In hostile.txtar the file name is <topic>/<case>, the first line is "want: " followed by a part of
 // the refusal message (callers compare it case-insensitively), and the rest is the SQL without its
-// final newline. In legit.txtar the content is the SQL alone. Hostile SQL and wants may hold these
+// final newline. Cases under engine/ are allowed by the guard and attack DuckDB itself (a crash, a
+// runaway query); their first line is "kind: " and the error kinds they may end in (see Engine), and
+// Hostile leaves them out. In legit.txtar the content is the SQL alone. Hostile SQL and wants may hold these
 // placeholders, which Hostile replaces:
 //
 //	$OUT            a directory a file-writing attack (COPY, EXPORT) would target
@@ -62,6 +64,9 @@ func Hostile(out, profiles string) []Case {
 	)
 	var cases []Case
 	for _, f := range txtar.Parse(hostileTxtar).Files {
+		if strings.HasPrefix(string(f.Data), "kind: ") {
+			continue // an engine case: the guard allows it (Engine)
+		}
 		want, sql, ok := strings.Cut(string(f.Data), "\n")
 		want, hasWant := strings.CutPrefix(want, "want: ")
 		if !ok || !hasWant || want == "" {
@@ -74,6 +79,32 @@ func Hostile(out, profiles string) []Case {
 		Case{Name: "input/invalid_utf8", SQL: "SELECT '\xff'", Want: "invalid text"},
 		Case{Name: "input/too_long", SQL: "SELECT '" + strings.Repeat("x", 100_001) + "'", Want: "query too long"},
 	)
+}
+
+// EngineCase is a query the guard rightly allows that makes DuckDB crash, run away or exhaust the
+// memory; what a caller gets is an error of one of Kinds.
+type EngineCase struct {
+	Name  string
+	SQL   string
+	Kinds []string
+}
+
+// Engine returns the hostile corpus's engine cases: files whose first line is "kind: " and the
+// error kinds it may end in, separated by "|" (which one can depend on the machine's speed).
+func Engine() []EngineCase {
+	var cases []EngineCase
+	for _, f := range txtar.Parse(hostileTxtar).Files {
+		kinds, sql, ok := strings.Cut(string(f.Data), "\n")
+		kinds, isEngine := strings.CutPrefix(kinds, "kind: ")
+		if !isEngine {
+			continue
+		}
+		if !ok || kinds == "" {
+			panic(fmt.Sprintf("guardtest: engine case %s has no kinds", f.Name))
+		}
+		cases = append(cases, EngineCase{Name: f.Name, SQL: strings.TrimSuffix(sql, "\n"), Kinds: strings.Split(kinds, "|")})
+	}
+	return cases
 }
 
 // Legit returns the queries the guard must accept; they read the stand-in database.

@@ -26,7 +26,8 @@ WITH parsed AS (
     SELECT store_id, store_name, d.day AS day, d.n AS n, unnest(d.intervals) AS iv
     FROM days
 )
-SELECT store_id, store_name, day,
+-- day compares without case (a label, see 005): day = dayname(tokyo_now()) works as written.
+SELECT store_id, store_name, day COLLATE NOCASE AS day,
     CAST(iv.open AS TIME) AS opens,
     CAST(iv.close AS TIME) AS closes,
     CAST(iv.close AS TIME) <= CAST(iv.open AS TIME) AS overnight
@@ -40,7 +41,7 @@ WITH closures AS (
     FROM stores
     WHERE irregular_closures IS NOT NULL
 )
-SELECT store_id, store_name, CAST(c.date AS DATE) AS date, c.type AS type, c.reason AS reason
+SELECT store_id, store_name, CAST(c.date AS DATE) AS date, c.type COLLATE NOCASE AS type, c.reason AS reason
 FROM closures
 ORDER BY store_id, date;
 

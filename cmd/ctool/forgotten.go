@@ -1,0 +1,37 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/schema"
+)
+
+// looksLikeSQL matches an argument that is a query rather than a dataset name.
+var looksLikeSQL = regexp.MustCompile(`(?is)^\s*(SELECT|WITH|FROM|VALUES|TABLE|\()\b|\s`)
+
+// relationWord finds the relation names a query reads, to guess its dataset.
+var relationWord = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+["']?([^\s"',;()]+)`)
+
+// unknownDataset explains `ctool query ARG …` when ARG is not a dataset: when it is SQL, the dataset
+// was forgotten, and the hint is the command line with the dataset the query reads put in.
+func unknownDataset(args []string) *ctool.Error {
+	first := args[0]
+	if !looksLikeSQL.MatchString(first) {
+		return usageError("unknown dataset %q: use events, stores or products", first).
+			WithHint("ctool query stores \"SELECT store_name FROM stores WHERE category = 'cafe'\"")
+	}
+	dataset := "stores"
+	if m := relationWord.FindStringSubmatch(first); m != nil {
+		for _, d := range schema.Public() {
+			for _, r := range d.Relations() {
+				if strings.EqualFold(r, m[1]) {
+					dataset = d.Name
+				}
+			}
+		}
+	}
+	return usageError("the dataset is missing: ctool query <events|stores|products> [flags] SQL").
+		WithHint("ctool query " + dataset + " " + shellQuote(first))
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxLine bounds one message over stdio, as the SDK's transport does by default.
+const maxLine = mcp.DefaultMaxLineLength
+
+// newStdioTransport is the SDK's stdio transport behind a filter that keeps one bad line from ending
+// the session, and keeps the MCP rule on cancellation. The SDK's transport stops reading at the first
+// line it cannot decode; the filter answers such a line itself, with JSON-RPC's parse error (-32700)
+// or invalid request (-32600), and passes on only lines the SDK can decode. The SDK answers a request
+// whose client cancelled it; the spec says not to, so the filter drops that answer.
+func newStdioTransport(in io.Reader, out io.Writer) mcp.Transport {
+	pr, pw := io.Pipe()
+	f := &stdioFilter{out: out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{}}
+	go func() { pw.CloseWithError(f.pump(in, pw)) }()
+	return &mcp.IOTransport{Reader: pr, Writer: f, MaxLineLength: -1}
+}
+
+type stdioFilter struct {
+	mu        sync.Mutex
+	out       io.Writer
+	inFlight  map[jsonrpc.ID]bool // requests read and not yet answered
+	cancelled map[jsonrpc.ID]bool // of those, the ones the client cancelled
+}
+
+// pump passes the lines of in that the SDK can read on to w, and answers the others.
+func (f *stdioFilter) pump(in io.Reader, w io.Writer) error {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readLine(r)
+		if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			if tooLong {
+				f.reject(jsonrpc.ID{}, -32700, "Parse error: the message is longer than 16 MiB")
+			} else if ok := f.admit(line); ok {
+				if _, werr := w.Write(append(line, '\n')); werr != nil {
+					return werr
+				}
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// readLine reads one line without its newline; a line past maxLine is read to its end and dropped.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > maxLine {
+				line, tooLong = nil, true
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(line, "\r\n"), tooLong, err
+	}
+}
+
+// admit decides whether the SDK gets a line, answering it with an error if not, and keeps track of
+// requests and cancellations.
+func (f *stdioFilter) admit(line []byte) bool {
+	if !json.Valid(line) {
+		f.reject(jsonrpc.ID{}, -32700, "Parse error")
+		return false
+	}
+	trimmed := bytes.TrimSpace(line)
+	if trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
+			f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
+			return false
+		}
+		var msgs []jsonrpc.Message
+		for _, raw := range batch {
+			msg, err := jsonrpc.DecodeMessage(raw)
+			if err != nil || !wellFormed(msg) {
+				f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
+				return false
+			}
+			msgs = append(msgs, msg)
+		}
+		for _, msg := range msgs {
+			f.track(msg)
+		}
+		return true
+	}
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err == nil && !wellFormed(msg) {
+		err = errors.New("neither a method nor a result or error")
+	}
+	if err != nil {
+		f.reject(idOf(trimmed), -32600, "Invalid Request: "+err.Error())
+		return false
+	}
+	f.track(msg)
+	return true
+}
+
+// wellFormed rejects what the SDK decodes as a response but JSON-RPC does not allow: one with
+// neither a result nor an error.
+func wellFormed(msg jsonrpc.Message) bool {
+	resp, ok := msg.(*jsonrpc.Response)
+	return !ok || resp.Result != nil || resp.Error != nil
+}
+
+func (f *stdioFilter) track(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case req.ID.IsValid():
+		f.inFlight[req.ID] = true
+	case req.Method == "notifications/cancelled":
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) != nil {
+			return
+		}
+		if id, err := jsonrpc.MakeID(p.RequestID); err == nil && f.inFlight[id] {
+			f.cancelled[id] = true
+		}
+	}
+}
+
+// idOf is the id of a message that could not be decoded, when it has a usable one.
+func idOf(line []byte) jsonrpc.ID {
+	var m struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return jsonrpc.ID{}
+	}
+	id, err := jsonrpc.MakeID(m.ID)
+	if err != nil {
+		return jsonrpc.ID{}
+	}
+	return id
+}
+
+func (f *stdioFilter) reject(id jsonrpc.ID, code int64, message string) {
+	// JSON-RPC wants "id": null when the request's id is unknown; the SDK's encoder leaves it out.
+	rawID := json.RawMessage("null")
+	if id.IsValid() {
+		rawID, _ = json.Marshal(id.Raw())
+	}
+	b, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", rawID, jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.out.Write(append(b, '\n'))
+}
+
+// Write writes one message of the SDK's (it writes each whole, with its newline), except the answer
+// to a request its client cancelled.
+func (f *stdioFilter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.inFlight) > 0 {
+		if id, ok := responseID(p); ok {
+			delete(f.inFlight, id)
+			if f.cancelled[id] {
+				delete(f.cancelled, id)
+				return len(p), nil
+			}
+		}
+	}
+	return f.out.Write(p)
+}
+
+// responseID reads the id of a response the SDK wrote without decoding its result: the SDK writes
+// "jsonrpc", "id", then "method" for a request or "result" or "error" for a response.
+func responseID(p []byte) (jsonrpc.ID, bool) {
+	dec := json.NewDecoder(bytes.NewReader(p))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return jsonrpc.ID{}, false
+	}
+	var id jsonrpc.ID
+	seen := false
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return jsonrpc.ID{}, false
+		}
+		switch key {
+		case "id":
+			var v any
+			if dec.Decode(&v) != nil {
+				return jsonrpc.ID{}, false
+			}
+			if id, err = jsonrpc.MakeID(v); err != nil {
+				return jsonrpc.ID{}, false
+			}
+			seen = true
+			continue
+		case "result", "error":
+			return id, seen && id.IsValid()
+		case "method":
+			return jsonrpc.ID{}, false
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return jsonrpc.ID{}, false
+		}
+	}
+	return jsonrpc.ID{}, false
+}
+
+// Close leaves the command's stdout open.
+func (f *stdioFilter) Close() error { return nil }

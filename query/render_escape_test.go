@@ -1,0 +1,41 @@
+package query
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/schema"
+)
+
+// Table and markdown output show control characters in cells and headers as escapes, so data cannot
+// drive the terminal (ESC sequences, C1 controls, bidi overrides); csv and jsonl keep the data exact.
+func TestRenderEscapesControlCharacters(t *testing.T) {
+	cell := "red\x1b[31m\u202eevil\u009b2J\x00\xff"
+	res := &Result{Dataset: schema.Stores, Columns: []Column{{Name: "name\x1b]0;title\x07", Type: "VARCHAR"}},
+		Rows: [][]any{{cell}}}
+	for _, format := range []string{FormatTable, FormatMarkdown} {
+		var out bytes.Buffer
+		if err := Write(&out, &out, format, res); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range strings.ReplaceAll(out.String(), "\n", "") {
+			if escape.Unsafe(r) {
+				t.Errorf("%s output holds the raw control %U:\n%q", format, r, out.String())
+			}
+		}
+		for _, want := range []string{`red\x1b[31m\u202eevil\u009b2J\x00\xff`, `name\x1b]0;title\x07`} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%s output lacks %s:\n%s", format, want, out.String())
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := Write(&out, &out, FormatCSV, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), cell) {
+		t.Errorf("csv changed the data: %q", out.String())
+	}
+}

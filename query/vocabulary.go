@@ -1,0 +1,38 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+// Vocabulary reads the values of every label column (schema.LabelColumns) from the current build,
+// sorted, at most one more than a description lists. It reads only public relations, through the same
+// locked-down connection as queries.
+func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
+	b, release, err := e.live.Acquire(ctx)
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	defer release()
+	conn, err := b.Conn(ctx)
+	if err != nil {
+		return nil, failure(ctx, err)
+	}
+	defer conn.Close()
+	v := schema.Vocabulary{}
+	for _, l := range schema.LabelColumns() {
+		src := "SELECT CAST(" + quoteIdent(l.Column) + " AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+		if l.List {
+			src = "SELECT CAST(unnest(" + quoteIdent(l.Column) + ") AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+		}
+		// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
+		values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
+		if err != nil {
+			return nil, failure(ctx, err)
+		}
+		v[schema.VocabKey(l.Relation, l.Column)] = values
+	}
+	return v, nil
+}

@@ -1,0 +1,319 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
+)
+
+// The test binary doubles as a worker whose queries misbehave on request: with CTOOL_TEST_WORKER set
+// it serves the protocol on stdin and stdout, and the SQL text says what to do.
+func TestMain(m *testing.M) {
+	if os.Getenv("CTOOL_TEST_WORKER") == "1" {
+		if err := Serve(os.Stdin, os.Stdout, "test-build", fakeQuery); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func fakeQuery(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error) {
+	switch sqlText {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "SIGSEGV: segmentation violation\nPC=0x0 m=3 sigcode=1")
+		os.Exit(2)
+	case "oom":
+		fmt.Fprintln(os.Stderr, "fatal error: out of memory\n\nruntime stack:")
+		os.Exit(2)
+	case "stuck":
+		select {} // ignores its context, as DuckDB sometimes does
+	case "slow":
+		<-ctx.Done()
+		return nil, query.Stopped(ctx)
+	case "internal":
+		return nil, &ctool.Error{Kind: ctool.KindSQL, Message: "INTERNAL Error: Attempted to access index 0 within vector of size 0\n\nStack Trace:\n/home/build/bin/ctool(+0x1234)"}
+	case "refused":
+		return nil, &ctool.Error{Kind: ctool.KindRefused, Message: "refused: DROP.", Hint: "SELECT instead"}
+	}
+	return &query.Result{Dataset: d, Columns: []query.Column{{Name: "pid", Type: "BIGINT"}},
+		Rows: [][]any{{int64(os.Getpid())}}, Omitted: []string{}}, nil
+}
+
+type logged struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (l *logged) add(e Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, e)
+}
+
+func (l *logged) has(what string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, e := range l.events {
+		if e.Worker == what {
+			return true
+		}
+	}
+	return false
+}
+
+func newTestPool(t *testing.T, size, max, queue int) (*Pool, *logged) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &logged{}
+	p := NewPool(Config{
+		Command: func() *exec.Cmd {
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+			return cmd
+		},
+		Size: size, Max: max, Queue: queue, Grace: 200 * time.Millisecond, Log: log.add,
+	})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.Close()
+		if kids := children(t); len(kids) > 0 {
+			t.Errorf("after Close, child processes are left: %v", kids)
+		}
+	})
+	return p, log
+}
+
+// children lists this process's child processes, zombies included.
+func children(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	me := strconv.Itoa(os.Getpid())
+	var kids []string
+	for _, e := range entries {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 1 && fields[1] == me {
+			kids = append(kids, e.Name()+" "+fields[0])
+		}
+	}
+	return kids
+}
+
+func pidOf(t *testing.T, p *Pool) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := p.Query(ctx, schema.Stores, "pid")
+	if err != nil {
+		t.Fatalf("a plain query failed: %v", err)
+	}
+	return res.Rows[0][0].(int64)
+}
+
+func kindOf(err error) ctool.Kind {
+	var e *ctool.Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
+}
+
+func TestPoolSurvivesWorkers(t *testing.T) {
+	tests := []struct {
+		sql     string
+		timeout time.Duration
+		kind    ctool.Kind
+		event   string // what the log says happened to the worker, if it went
+	}{
+		{"crash", time.Minute, ctool.KindCrashed, "crashed"},
+		{"oom", time.Minute, ctool.KindTooLarge, "out_of_memory"},
+		{"internal", time.Minute, ctool.KindCrashed, "engine_failed"},
+		{"stuck", 100 * time.Millisecond, ctool.KindTimeout, "killed"},
+		{"slow", 100 * time.Millisecond, ctool.KindTimeout, ""},
+		{"refused", time.Minute, ctool.KindRefused, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			p, log := newTestPool(t, 1, 2, 4)
+			before := pidOf(t, p)
+			ctx, cancel := context.WithTimeout(context.Background(), tt.timeout)
+			defer cancel()
+			_, err := p.Query(ctx, schema.Stores, tt.sql)
+			if kindOf(err) != tt.kind {
+				t.Fatalf("got %v (kind %q), want kind %s", err, kindOf(err), tt.kind)
+			}
+			if strings.Contains(err.Error(), "Stack Trace") || strings.Contains(err.Error(), "/home/build") {
+				t.Errorf("the error carries DuckDB's stack trace: %v", err)
+			}
+			// The next call is answered, by the same worker or another.
+			after := pidOf(t, p)
+			if tt.event != "" {
+				deadline := time.Now().Add(time.Minute)
+				for !log.has(tt.event) && time.Now().Before(deadline) {
+					time.Sleep(10 * time.Millisecond)
+				}
+				if !log.has(tt.event) {
+					t.Errorf("the log has no %q event: %+v", tt.event, log.events)
+				}
+				if after == before {
+					t.Errorf("the worker (pid %d) was kept after %s", before, tt.sql)
+				}
+			} else {
+				// A query that stopped when asked keeps its worker.
+				for len(p.slots) > 0 {
+					time.Sleep(time.Millisecond)
+				}
+				log.mu.Lock()
+				if len(log.events) > 0 {
+					t.Errorf("a worker went after a query that ended well: %+v", log.events)
+				}
+				log.mu.Unlock()
+			}
+		})
+	}
+}
+
+// A worker killed from outside while idle is replaced and the next call works.
+func TestPoolWorkerKilledFromOutside(t *testing.T) {
+	p, log := newTestPool(t, 1, 1, 4)
+	pid := pidOf(t, p)
+	if err := syscall.Kill(int(pid), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// The pool notices at once and says so; a call made before that may still fail.
+	deadline := time.Now().Add(time.Minute)
+	for !log.has("exited") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !log.has("exited") {
+		t.Errorf("the log has no exited event: %+v", log.events)
+	}
+	for i := 0; i < 100; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := p.Query(ctx, schema.Stores, "pid")
+		cancel()
+		if err == nil {
+			if res.Rows[0][0].(int64) == pid {
+				t.Fatal("a killed worker answered")
+			}
+			return
+		}
+		if kindOf(err) != ctool.KindCrashed {
+			t.Fatalf("after the kill: %v", err)
+		}
+	}
+	t.Fatal("no call succeeded after the worker was killed")
+}
+
+// Past the queue a call is answered busy at once; the calls in the queue are served.
+func TestPoolBusy(t *testing.T) {
+	p, _ := newTestPool(t, 1, 1, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	stuck := make(chan error, 1)
+	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); stuck <- err }()
+	for len(p.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	queued := make(chan error, 1)
+	go func() { _, err := p.Query(context.Background(), schema.Stores, "pid"); queued <- err }()
+	for p.waiting.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := p.Query(context.Background(), schema.Stores, "pid"); kindOf(err) != ctool.KindBusy {
+		t.Fatalf("a call past the queue got %v, want kind busy", err)
+	}
+	cancel()
+	if err := <-stuck; kindOf(err) != ctool.KindTimeout {
+		t.Errorf("the cancelled call got %v", err)
+	}
+	if err := <-queued; err != nil {
+		t.Errorf("the queued call got %v", err)
+	}
+}
+
+// Many calls at once with stuck ones among them: every plain call is answered.
+func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
+	p, _ := newTestPool(t, 2, 6, 100)
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for i := 0; i < 50; i++ {
+		sql := "pid"
+		if i%10 == 0 {
+			sql = "stuck"
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err := p.Query(ctx, schema.Stores, sql)
+			if sql == "pid" && err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a plain call failed: %v", err)
+	}
+}
+
+// A worker whose supervisor went away (its stdin ends) exits, even in the middle of a stuck query.
+func TestWorkerExitsWithItsSupervisor(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+	w, err := spawn(cmd, func(*proc) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := <-w.replies; f.typ != typeHello {
+		t.Fatalf("greeting %q", f.typ)
+	}
+	if err := w.conn.sendJSON(typeQuery, request{Seq: 1, Dataset: "stores", SQL: []byte("stuck")}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	w.stdin.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(time.Minute):
+		w.cmd.Process.Kill()
+		t.Fatal("the worker kept running after its stdin closed")
+	}
+	if !w.cmd.ProcessState.Success() {
+		t.Errorf("the worker exited with %s", w.cmd.ProcessState)
+	}
+}
