@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint fuzz bench bench-ingest bench-query bench-mcp conformance clean
+.PHONY: all build man run test lint fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
 
 all: build
 
@@ -31,10 +31,13 @@ lint:
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./guard/
 
-bench: bench-ingest bench-query
+bench: bench-ingest bench-validate bench-query
 
 bench-ingest: build
 	bench/ingest.sh
+
+bench-validate: build
+	bench/validate.sh
 
 bench-query: build
 	bench/query.sh

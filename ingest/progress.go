@@ -22,6 +22,10 @@ type Options struct {
 	// Step, when set, is called by Ingest after each step of the build with the step's name (the Step
 	// constants, in that order), so that tests can stop a build at any of them. The CLI passes nil.
 	Step func(name string)
+	// Contracts, when set, also checks the contracts (contracts.go); ctool validate sets it.
+	Contracts *Contracts
+
+	snap *snapshot // reading the other side of a comparison: every row is fingerprinted into it
 }
 
 // Progress is how far validation has read the input; an ingest loads the same files alongside it.

@@ -34,7 +34,15 @@ type Problem struct {
 	Column  string `json:"column"`
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
+	// Severity is SeverityWarning for a problem that does not fail validation; empty for an error.
+	Severity string `json:"severity,omitempty"`
 }
+
+// SeverityWarning marks a problem that is reported but does not fail validation.
+const SeverityWarning = "warning"
+
+// Warning reports whether the problem is a warning rather than an error.
+func (p Problem) Warning() bool { return p.Severity == SeverityWarning }
 
 // String is the problem's line in the text report. Every part may hold text from the input (file
 // names, header cells, JSON keys), so control characters are shown as escapes.
@@ -43,18 +51,33 @@ func (p Problem) String() string {
 	if col == "" {
 		col = "-"
 	}
+	if p.Warning() {
+		return fmt.Sprintf("%s:%d: %s: %s: warning: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.Message))
+	}
 	return fmt.Sprintf("%s:%d: %s: %s: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.Message))
 }
 
 // Report collects problems up to a cap while counting all of them.
 type Report struct {
 	Max      int // 0 keeps every problem
-	Count    int
+	Count    int // errors
+	Warnings int // warnings: reported, but the data is still valid
 	Problems []Problem
+	// Comparison is what changed since the build validate --against named; nil without --against.
+	Comparison *Comparison
+	// Files are the files validated, in order; the CI formats list each, with or without problems.
+	Files []FileSummary
+
+	tally map[string]map[string]int // file → rule → problems, counted past the cap
 }
 
 func (r *Report) add(p Problem) {
-	r.Count++
+	r.count(p)
+	if p.Warning() {
+		r.Warnings++
+	} else {
+		r.Count++
+	}
 	if r.Max == 0 || len(r.Problems) < r.Max {
 		r.Problems = append(r.Problems, p)
 	}
@@ -68,6 +91,10 @@ const (
 	FormatText   = "text"
 	FormatJSON   = "json"
 	FormatGitHub = "github"
+	// The CI formats: report_junit.go, report_sarif.go, report_markdown.go.
+	FormatJUnit    = "junit"
+	FormatSARIF    = "sarif"
+	FormatMarkdown = "markdown"
 )
 
 // githubAnnotationLimit is how many annotations GitHub shows for one step; the rest print as plain lines.
@@ -81,7 +108,8 @@ func (r *Report) Write(w io.Writer, format string) error {
 		for _, p := range r.Problems {
 			fmt.Fprintln(w, plainLine(p.String())) // CI logs read stderr's text for workflow commands too
 		}
-		if omitted := r.Count - len(r.Problems); omitted > 0 {
+		writeComparisonText(w, r.Comparison)
+		if omitted := r.Count + r.Warnings - len(r.Problems); omitted > 0 {
 			noun := "problems"
 			if omitted == 1 {
 				noun = "problem"
@@ -89,21 +117,28 @@ func (r *Report) Write(w io.Writer, format string) error {
 			fmt.Fprintf(w, "... %d more %s not shown (raise --max-errors)\n", omitted, noun)
 		}
 	case FormatJSON:
-		problems := r.Problems
-		if problems == nil {
-			problems = []Problem{}
+		problems, warnings := []Problem{}, []Problem(nil)
+		for _, p := range r.Problems {
+			if p.Warning() {
+				warnings = append(warnings, p)
+			} else {
+				problems = append(problems, p)
+			}
 		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			Valid      bool      `json:"valid"`
-			ErrorCount int       `json:"error_count"`
-			Shown      int       `json:"shown"`
-			Truncated  bool      `json:"truncated"`
-			Errors     []Problem `json:"errors"`
-		}{r.Valid(), r.Count, len(problems), len(problems) < r.Count, problems}); err != nil {
+			Valid        bool        `json:"valid"`
+			ErrorCount   int         `json:"error_count"`
+			Shown        int         `json:"shown"`
+			Truncated    bool        `json:"truncated"`
+			Errors       []Problem   `json:"errors"`
+			WarningCount int         `json:"warning_count,omitempty"`
+			Warnings     []Problem   `json:"warnings,omitempty"`
+			Comparison   *Comparison `json:"comparison,omitempty"`
+		}{r.Valid(), r.Count, len(problems), len(problems) < r.Count, problems, r.Warnings, warnings, r.Comparison}); err != nil {
 			return err
 		}
 		_, err := w.Write(escape.JSON(buf.Bytes()))
@@ -115,17 +150,27 @@ func (r *Report) Write(w io.Writer, format string) error {
 				if p.Column != "" {
 					msg = p.Column + ": " + msg
 				}
-				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(p.File), max(p.Line, 1),
+				level := "error"
+				if p.Warning() {
+					level = "warning"
+				}
+				fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(p.File), max(p.Line, 1),
 					ghProperty("ctool validate: "+p.Rule), ghData(msg))
 				continue
 			}
 			fmt.Fprintln(w, plainLine(p.String()))
 		}
-		if r.Count > 0 {
-			fmt.Fprintf(w, "ctool validate: %s (%d annotated)\n", Problems(r.Count), min(r.Count, len(r.Problems), githubAnnotationLimit))
+		if total := r.Count + r.Warnings; total > 0 {
+			fmt.Fprintf(w, "ctool validate: %s (%d annotated)\n", Problems(total), min(total, len(r.Problems), githubAnnotationLimit))
 		}
+	case FormatJUnit:
+		return r.writeJUnit(w)
+	case FormatSARIF:
+		return r.writeSARIF(w)
+	case FormatMarkdown:
+		return r.WriteMarkdown(w)
 	default:
-		return fmt.Errorf("unknown format %q (text, json or github)", format)
+		return fmt.Errorf("unknown format %q (text, json, github, junit, sarif or markdown)", format)
 	}
 	return nil
 }

@@ -67,6 +67,19 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	if v.maxFileSize <= 0 {
 		v.maxFileSize = DefaultMaxFileSize
 	}
+	if opts.Contracts != nil || opts.snap != nil {
+		v.watch = &watch{snap: opts.snap, latestEnd: map[*schema.Dataset]string{}}
+		defer v.watch.flush()
+		if opts.Contracts != nil && opts.Contracts.Against != "" {
+			v.watch.snap = newSnapshot()
+			v.watch.readAgainst(opts.Contracts.Against)
+			defer func() {
+				if err != nil {
+					v.watch.abandon()
+				}
+			}()
+		}
+	}
 	files := map[*schema.Dataset][]string{}
 	v.progress.report = opts.Progress
 	for _, d := range schema.All() {
@@ -109,6 +122,17 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 			res.Files = append(res.Files, f)
 		}
 	}
+	for _, f := range res.Files {
+		v.report.Files = append(v.report.Files, FileSummary{Path: f.Path, Rows: f.Rows})
+	}
+	if v.watch != nil {
+		v.watch.flush()
+	}
+	if opts.Contracts != nil {
+		if err := v.checkContracts(res, opts.Contracts, v.watch); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }
 
@@ -137,6 +161,11 @@ type validator struct {
 	schemas     map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
 	seen map[string][]string
+	// watch, when set, sees every complete record for the contracts (contracts.go).
+	watch *watch
+	// allUTF8 reports whether every byte of the current file read so far is UTF-8, so that cells need
+	// no check of their own.
+	allUTF8 func() bool
 }
 
 // newValidator compiles every dataset's JSON Schemas once.
@@ -161,22 +190,13 @@ func newValidator(maxErrors int) (*validator, error) {
 	return v, nil
 }
 
-// hashingReader hashes what passes through and notes carriage returns.
+// hashingReader hashes what passes through and notes carriage returns (readahead.go).
 type hashingReader struct {
 	r     io.Reader
 	h     hash.Hash
-	n     int64
-	hasCR bool
-}
-
-func (hr *hashingReader) Read(p []byte) (int, error) {
-	n, err := hr.r.Read(p)
-	hr.h.Write(p[:n])
-	hr.n += int64(n)
-	if !hr.hasCR && bytes.IndexByte(p[:n], '\r') >= 0 {
-		hr.hasCR = true
-	}
-	return n, err
+	n     int64 // bytes handed to the caller so far
+	hasCR bool  // set once the reader has returned io.EOF
+	ahead readAhead
 }
 
 // file validates one file and returns the values of its dataset's primary key.
@@ -195,6 +215,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	// The limit holds even for a file that grows while it is read: one byte past it is a problem.
 	limit := v.maxFileSize
 	hr := &hashingReader{r: io.LimitReader(fh, limit+1), h: sha256.New()}
+	v.allUTF8 = hr.allUTF8
 	defer func() {
 		// Finish reading so the hash covers the whole file even when validation stopped early.
 		io.Copy(io.Discard, hr)
@@ -235,26 +256,31 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
+	// Records are parsed on another goroutine, ahead of these checks (parsepipe.go).
+	parser := startParse(r, hr)
+	defer parser.drain()
 	for {
-		record, err := r.Read()
-		if err == io.EOF {
+		it, ok := parser.next()
+		if !ok {
 			break
 		}
+		record, line, err := it.record, it.line, it.err
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && (pe.Err == csv.ErrBareQuote || pe.Err == csv.ErrQuote) {
+			if recoverable(err) {
 				v.report.add(csvProblem(f.Path, err))
 				continue
 			}
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
-		line, _ := r.FieldPos(0)
 		f.Rows++
-		v.progress.record(hr.n)
+		v.progress.record(it.read)
 		if len(record) != len(columns) {
 			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
 				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})
 			continue
+		}
+		if v.watch != nil {
+			v.watch.observe(f, record)
 		}
 		for i, cell := range record {
 			c := columns[i]
@@ -360,7 +386,7 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 	add := func(rule, msg string) {
 		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg})
 	}
-	if !utf8.ValidString(cell) {
+	if (v.allUTF8 == nil || !v.allUTF8()) && !utf8.ValidString(cell) {
 		add(RuleEncoding, "not valid UTF-8; save the file as UTF-8")
 		return
 	}

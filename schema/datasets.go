@@ -41,6 +41,9 @@ var Events = &Dataset{
 		},
 	}},
 	ZeroMessage: "検索条件に一致するイベントが見つかりませんでした",
+	// No column is unique by itself in general: an event that recurs keeps its name with a new period.
+	Key:      []string{"event_name", "date_time"},
+	Upcoming: "date_time",
 	Examples: []Example{
 		{"BMWに関連するイベントは？", "SELECT * FROM 'events.csv' WHERE event_name LIKE '%BMW%' OR description LIKE '%BMW%'"},
 		{"無料のイベントを探して", "SELECT * FROM 'events.csv' WHERE cost LIKE '%\"is_free\": true%'"},
@@ -139,6 +142,7 @@ var Stores = &Dataset{
 		},
 	},
 	ZeroMessage: "検索条件に一致する店舗が見つかりませんでした",
+	Key:         []string{"store_id"},
 	Examples: []Example{
 		{"店名に「ヒルズ」を含む店舗は？", "SELECT * FROM 'stores.csv' WHERE store_name LIKE '%ヒルズ%'"},
 		{"物販（retail）の店舗は？", "SELECT * FROM 'stores.csv' WHERE category = 'retail'"},
@@ -182,6 +186,8 @@ var Products = &Dataset{
 		},
 	}},
 	ZeroMessage: "検索条件に一致する商品が見つかりませんでした",
+	// A product name repeats across stores (クロワッサン); within one store it names one product.
+	Key: []string{"store_id", "product_name"},
 	Examples: []Example{
 		{"寿司の商品は？", "SELECT * FROM 'filtered_product_data.csv' WHERE product_name LIKE '%寿司%'"},
 		{"1,000円の商品は？", "SELECT * FROM 'filtered_product_data.csv' WHERE product_description LIKE '%1,000円%'"},
@@ -215,4 +221,5 @@ var Profiles = &Dataset{
 		{Name: "narrative", Kind: Text, Required: true, Description: "行動パターン・嗜好性の説明（改行を含む長文）", Example: "高品質なチョコレートやスイーツへの強いこだわりを持ち..."},
 	},
 	References: []Reference{{Column: "primary_store_id", Dataset: "stores", Key: "store_id"}},
+	Key:        []string{"profile_id"},
 }

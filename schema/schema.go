@@ -96,6 +96,12 @@ type Dataset struct {
 	Examples    []Example
 	Private     bool   // personal data: never reachable from `ctool query`
 	ZeroMessage string // said when a query matches nothing
+	// Key identifies a row when two builds are compared (validate --against): the columns whose values
+	// together name one row. PrimaryKey, when set, is the whole key.
+	Key []string
+	// Upcoming, when set, is the DateRange column of which at least one row must end today or later
+	// in Tokyo (the upcoming contract).
+	Upcoming string
 }
 
 // Column returns the named column.

@@ -8,10 +8,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +34,7 @@ var scriptCommands = map[string]func(){
 	"sqlcheck": cmdMain(sqlCheck),
 	"glob":     cmdMain(globFiles),
 	"sha256":   cmdMain(sha256Files),
+	"csvrows":  cmdMain(csvRows),
 	"ptyrun":   cmdMain(ptyRun),
 	"mkfifo":   cmdMain(makeFIFO),
 	"shiftjis": cmdMain(toShiftJIS),
@@ -270,6 +273,63 @@ func globFiles(args []string) error {
 		fmt.Println(m)
 	}
 	return nil
+}
+
+// csvRows: csvrows FILE keep N | csvrows FILE drop COLUMN VALUE
+// Rewrites a CSV file with its header and only its first N records, or without the records whose
+// COLUMN is VALUE, reading records whole (cells may span lines), so a script can halve a file or
+// delete one store.
+func csvRows(args []string) error {
+	usage := fmt.Errorf("usage: csvrows FILE keep N | csvrows FILE drop COLUMN VALUE")
+	if len(args) < 3 {
+		return usage
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return err
+	}
+	records, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(records) == 0 {
+		return fmt.Errorf("%s: %v", args[0], err)
+	}
+	header, rows := records[0], records[1:]
+	switch {
+	case args[1] == "keep" && len(args) == 3:
+		n, err := strconv.Atoi(args[2])
+		if err != nil || n < 0 || n > len(rows) {
+			return fmt.Errorf("bad count %q (the file has %d records)", args[2], len(rows))
+		}
+		rows = rows[:n]
+	case args[1] == "drop" && len(args) == 4:
+		col := slices.Index(header, args[2])
+		if col < 0 {
+			return fmt.Errorf("%s has no column %q", args[0], args[2])
+		}
+		kept := rows[:0]
+		for _, r := range rows {
+			if r[col] != args[3] {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) == len(rows) {
+			return fmt.Errorf("no record of %s has %s %q", args[0], args[2], args[3])
+		}
+		rows = kept
+	default:
+		return usage
+	}
+	out, err := os.Create(args[0])
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(out)
+	w.WriteAll(append([][]string{header}, rows...))
+	if err := w.Error(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // ptyRun: ptyrun [-keys KEYS] COLS ROWS PROGRAM [ARGS...]

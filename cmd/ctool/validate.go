@@ -2,35 +2,56 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
 
 func newValidateCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "validate",
-		Usage:     "check the CSV files in the input directory without building anything (for CI)",
-		UsageText: "ctool validate [--input DIR] [--format text|json|github] [--max-errors N] [--max-file-size SIZE]",
+		Name:  "validate",
+		Usage: "check the CSV files in the input directory without building anything (for CI)",
+		UsageText: "ctool validate [--input DIR] [--format text|json|github|junit|sarif|markdown] [--max-errors N]\n" +
+			"               [--max-file-size SIZE] [--against DB|DIR [--max-removed PCT]] [--strict]",
 		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
 			"the column, a rule word and what was expected. Rule words: missing-file, file, encoding, header, ragged,\n" +
 			"required, type, format, enum, json, schema, unique, reference.\n" +
 			"Only regular files are read: a link, FIFO, device or socket, or a file over --max-file-size, is a\n" +
 			"'file' problem and nothing of it is read.\n" +
+			"Contracts (rule words too): with --against, a dataset may not lose more than --max-removed of its\n" +
+			"rows (removed), and a store_id that products or profiles still name may not disappear\n" +
+			"(still-referenced); events must include one that ends today or later in Tokyo (upcoming: a\n" +
+			"warning, an error with --strict). Warnings are reported and exit 0.\n" +
+			"--against names the previous build, a built database or another input directory; the report then\n" +
+			"also says, per dataset by its key, which rows were added, removed or changed (with the columns that\n" +
+			"changed) and which columns were added or removed. Profiles are personal data: counts only.\n" +
 			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"shown\",\"truncated\",\"errors\"}),\n" +
-			"github (workflow annotations for the first 10, plain lines for the rest). Every format escapes what\n" +
-			"it quotes: no control character from the data is printed raw." +
-			exitStatus("the data is valid", ctool.KindInvalidData, ctool.KindUsage, ctool.KindIO),
+			"github (workflow annotations for the first 10, plain lines for the rest; with GITHUB_STEP_SUMMARY\n" +
+			"set, the markdown summary is appended to that file too), junit (a testsuite per file, a testcase\n" +
+			"per rule), sarif (SARIF 2.1.0 for code scanning), markdown (a summary for people). Every format\n" +
+			"escapes what it quotes: no control character from the data is printed raw." +
+			exitStatus("the data is valid (warnings allowed)", ctool.KindInvalidData, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
-			formatFlag("report `FORMAT`: text, json or github", ingest.FormatText),
+			formatFlag("report `FORMAT`: text, json, github, junit, sarif or markdown", ingest.FormatText),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
 			maxFileSizeFlag(),
+			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
+			&cli.StringFlag{Name: "max-removed", Value: fmt.Sprintf("%g%%", schema.DefaultMaxRemoved*100), Usage: "with --against, the share of a dataset's rows that may be removed (`PCT`, e.g. 25%)"},
+			&cli.BoolFlag{Name: "strict", Usage: "make warnings (no upcoming events) errors"},
+			// Tests fix "today" (also CTOOL_TODAY): the contracts must not depend on the real date there.
+			&cli.StringFlag{Name: "today", Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
 			input, format, maxErrors := c.String("input"), c.String("format"), c.Int("max-errors")
-			if err := oneOf("format", format, ingest.FormatText, ingest.FormatJSON, ingest.FormatGitHub); err != nil {
+			if err := oneOf("format", format, ingest.FormatText, ingest.FormatJSON, ingest.FormatGitHub,
+				ingest.FormatJUnit, ingest.FormatSARIF, ingest.FormatMarkdown); err != nil {
 				return err
 			}
 			if maxErrors < 0 {
@@ -40,7 +61,21 @@ func newValidateCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := ingest.Options{MaxErrors: maxErrors}
+			maxRemoved, err := parsePercent(c.String("max-removed"))
+			if err != nil {
+				return err
+			}
+			today := c.String("today")
+			if today == "" {
+				today = e.getenv("CTOOL_TODAY")
+			}
+			if today != "" {
+				if _, err := time.Parse(time.DateOnly, today); err != nil {
+					return usageError("--today must be YYYY-MM-DD, not %q", today)
+				}
+			}
+			opts := ingest.Options{MaxErrors: maxErrors, Contracts: &ingest.Contracts{
+				Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}
 			if opts.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
 			}
@@ -54,6 +89,11 @@ func newValidateCommand(e *env) *cli.Command {
 			if err := res.Report.Write(e.stdout, format); err != nil {
 				return err
 			}
+			if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" && format == ingest.FormatGitHub {
+				if err := appendSummary(path, res.Report); err != nil {
+					return err
+				}
+			}
 			if !res.Report.Valid() {
 				return answered{ctool.Errorf(ctool.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), input)}
 			}
@@ -61,8 +101,40 @@ func newValidateCommand(e *env) *cli.Command {
 			for _, f := range res.Files {
 				rows += f.Rows
 			}
-			fmt.Fprintf(e.stderr, "ctool validate: %s is valid (%d files, %d rows)\n", input, len(res.Files), rows)
+			warnings := ""
+			if n := res.Report.Warnings; n > 0 {
+				warnings = fmt.Sprintf(", %d warning", n)
+				if n > 1 {
+					warnings += "s"
+				}
+			}
+			fmt.Fprintf(e.stderr, "ctool validate: %s is valid (%d files, %d rows%s)\n", input, len(res.Files), rows, warnings)
 			return nil
 		},
 	}
+}
+
+// parsePercent reads --max-removed: a percentage from 0 to 100, with or without the % sign.
+func parsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || v < 0 || v > 100 {
+		return 0, usageError("--max-removed must be a percentage from 0%% to 100%%, not %q", s)
+	}
+	return v / 100, nil
+}
+
+// appendSummary appends the markdown summary to GitHub's job summary file.
+func appendSummary(path string, r *ingest.Report) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
+	}
+	if err := r.WriteMarkdown(f); err != nil {
+		f.Close()
+		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
+	}
+	return nil
 }

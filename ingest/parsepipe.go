@@ -1,0 +1,93 @@
+package ingest
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+)
+
+// parsed is one record as the parser read it, or the error it met instead.
+type parsed struct {
+	record []string
+	line   int   // where the record starts
+	read   int64 // bytes of the file read when it was parsed, for the progress report
+	err    error
+}
+
+// parseBatch is how many records cross between the goroutines at once.
+const parseBatch = 512
+
+// parseAhead parses records on a goroutine of its own, batches ahead of the checks, which take them in
+// the file's order: parsing and checking then run on both cores with every problem in the same order.
+// It stops at the end of the file or at an error the reader cannot continue after. Call drain before
+// touching hr again.
+type parseAhead struct {
+	ch    chan []parsed
+	batch []parsed
+}
+
+func startParse(r *csv.Reader, hr *hashingReader) *parseAhead {
+	p := &parseAhead{ch: make(chan []parsed, 4)}
+	go func() {
+		defer close(p.ch)
+		width := 0
+		var cells []string
+		batch := make([]parsed, 0, parseBatch)
+		for {
+			record, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			it := parsed{read: hr.n, err: err}
+			if err == nil {
+				// The reader reuses the record's slice, not its strings.
+				if cells == nil {
+					width = len(record)
+					cells = make([]string, 0, parseBatch*max(width, 1))
+				}
+				start := len(cells)
+				cells = append(cells, record...)
+				it.record = cells[start:len(cells):len(cells)]
+				it.line, _ = r.FieldPos(0)
+			}
+			batch = append(batch, it)
+			if err != nil && !recoverable(err) {
+				break
+			}
+			if len(batch) == parseBatch {
+				p.ch <- batch
+				batch, cells = make([]parsed, 0, parseBatch), nil
+			}
+		}
+		if len(batch) > 0 {
+			p.ch <- batch
+		}
+	}()
+	return p
+}
+
+// recoverable reports whether the reader can go on after a CSV syntax error: it resumes at the next line.
+func recoverable(err error) bool {
+	var pe *csv.ParseError
+	return errors.As(err, &pe) && (pe.Err == csv.ErrBareQuote || pe.Err == csv.ErrQuote)
+}
+
+// next returns the next record in file order; false at the end.
+func (p *parseAhead) next() (parsed, bool) {
+	for len(p.batch) == 0 {
+		b, ok := <-p.ch
+		if !ok {
+			return parsed{}, false
+		}
+		p.batch = b
+	}
+	it := p.batch[0]
+	p.batch = p.batch[1:]
+	return it, true
+}
+
+// drain waits for the parser to stop.
+func (p *parseAhead) drain() {
+	for range p.ch {
+	}
+}

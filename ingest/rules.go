@@ -1,0 +1,33 @@
+package ingest
+
+import "github.com/azabudai/ctool/schema"
+
+// RuleInfo describes a rule word for reports that list their rules (SARIF, JUnit).
+type RuleInfo struct {
+	Rule        string
+	Description string
+	Warning     bool // reported as a warning unless validate --strict
+}
+
+// Rules lists every rule word, the checks first, then the contracts, in a fixed order.
+func Rules() []RuleInfo {
+	rules := []RuleInfo{
+		{RuleMissingFile, "every dataset has its data file in the input directory", false},
+		{RuleFile, "input entries are regular files within --max-file-size (no link, FIFO, device or socket)", false},
+		{RuleEncoding, "files are UTF-8 (a byte order mark is allowed, UTF-16 is not)", false},
+		{RuleHeader, "the header names each of the dataset's columns once and no other", false},
+		{RuleRagged, "every record has as many fields as the header", false},
+		{RuleRequired, "required columns have a value", false},
+		{RuleType, "integer columns hold 32-bit integers", false},
+		{RuleFormat, "CSV syntax, dates, periods and timestamps are well formed", false},
+		{RuleEnum, "flags and enumerations hold one of their values", false},
+		{RuleJSON, "JSON columns hold valid JSON", false},
+		{RuleSchema, "JSON columns match their JSON Schema", false},
+		{RuleUnique, "primary keys are unique in their file", false},
+		{RuleReference, "a product's store_id and a profile's primary_store_id are store_ids of the stores file", false},
+	}
+	for _, c := range schema.Contracts {
+		rules = append(rules, RuleInfo{c.Rule, c.Description, c.Warning})
+	}
+	return rules
+}
