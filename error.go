@@ -105,9 +105,9 @@ func (e *Error) WithHint(hint string) *Error {
 	return &c
 }
 
-// As explains any error: an *Error as it is, a context deadline as a timeout, a file system failure
-// as I/O, anything else as internal.
-func As(err error) *Error {
+// Explain turns any error into one for people: an *Error in its chain as it is, a context deadline
+// as a timeout, a file system failure as I/O, anything else as internal. It returns nil for nil.
+func Explain(err error) *Error {
 	var e *Error
 	switch {
 	case err == nil:

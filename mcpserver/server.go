@@ -127,7 +127,7 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	res, err := h.engine.Query(ctx, d, sqlText)
-	if e := ctool.As(err); e != nil && e.Kind == ctool.KindTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if e := ctool.Explain(err); e != nil && e.Kind == ctool.KindTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// The model cannot change the server's timeout; it can make the query cheaper.
 		return nil, e.WithHint(fmt.Sprintf("a cheaper query: every call stops after %s", h.timeout))
 	}
@@ -172,7 +172,7 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error)
 		}
 	}
 	if err != nil {
-		e := ctool.As(err)
+		e := ctool.Explain(err)
 		out, entry.Refusal = errorResult(e), e.Kind
 	}
 	h.log.write(*entry, start)

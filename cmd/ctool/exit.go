@@ -30,7 +30,7 @@ func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	e := ctool.As(err)
+	e := ctool.Explain(err)
 	if jsonMode {
 		if errors.As(err, new(answered)) {
 			// The answer on stdout says what is wrong; people reading the terminal get the summary.
