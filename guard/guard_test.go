@@ -401,7 +401,10 @@ func TestMessages(t *testing.T) {
 		{"SELEC 1", `refused: syntax error. DuckDB could not parse the query: syntax error at or near "SELEC". Fix the SQL and send it again; ` + onlySelect},
 		{"SELECT '\xff'", "refused: invalid text. The query is not valid UTF-8. Send the SELECT as plain UTF-8 text."},
 		{"SELECT 1\x00", "refused: NUL byte. The query contains a NUL (0x00) character. Remove it and send the SELECT again."},
-		{strings.Repeat(" ", 100_001), "refused: query too long. The text has 100001 bytes; the limit is 100000. Send a shorter SELECT."},
+		{strings.Repeat(" ", 100_001), "refused: query too long. The text has 100001 characters; the limit is 100000. Send a shorter SELECT."},
+		// Counted in characters as the tools' maxLength is: 3 bytes each, still one character each.
+		{"SELECT '" + strings.Repeat("あ", 100_000-8) + "'", "refused: query too long. The text has 100001 characters; the limit is 100000. Send a shorter SELECT."},
+		{strings.Repeat("\U0001F600", 100_001), "refused: query too long. The text has 100001 characters; the limit is 100000. Send a shorter SELECT."},
 	} {
 		_, err := Check(context.Background(), conn, tc.sql, p, 10)
 		var rej *Rejection
@@ -595,6 +598,19 @@ func TestQuoteNonFinite(t *testing.T) {
 	for _, tt := range tests {
 		if got := string(quoteNonFinite(tt.in)); got != tt.want {
 			t.Errorf("quoteNonFinite(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A query of exactly schema.MaxQueryChars characters is accepted however many bytes they take, as the
+// tools' input schema (maxLength) accepts it.
+func TestCheckLengthInCharacters(t *testing.T) {
+	conn := guardtest.OpenStandIn(t)
+	p := ForDataset(schema.Events)
+	for _, fill := range []string{"x", "あ", "\U0001F600"} {
+		sqlText := "SELECT '" + strings.Repeat(fill, schema.MaxQueryChars-9) + "'"
+		if _, err := Check(context.Background(), conn, sqlText, p, 10); err != nil {
+			t.Errorf("Check(%d characters of %q, %d bytes) = %v, want accepted", schema.MaxQueryChars, fill, len(sqlText), err)
 		}
 	}
 }

@@ -183,6 +183,9 @@ func TestArgument(t *testing.T) {
 		{"search_stores", `{"sql": "SELECT 1"}`, "", "search_stores: (root): sql_query is required; (root): Additional property sql is not allowed"},
 		{"search_stores", `["SELECT 1"]`, "", "search_stores: the arguments must be a JSON object"},
 		{"search_stores", `{"sql_query": "` + strings.Repeat("x", 100001) + `"}`, "", "search_stores: sql_query: String length must be less than or equal to 100000"},
+		// maxLength counts characters, as the guard does (schema.MaxQueryChars): 3 bytes each here.
+		{"search_stores", `{"sql_query": "` + strings.Repeat("あ", 100000) + `"}`, strings.Repeat("あ", 100000), ""},
+		{"search_stores", `{"sql_query": "` + strings.Repeat("あ", 100001) + `"}`, "", "search_stores: sql_query: String length must be less than or equal to 100000"},
 		{"get_user_profile", `{"profile_id": "user_criollo_heavy"}`, "user_criollo_heavy", ""},
 		{"get_user_profile", `{"profile_id": ""}`, "", ""},
 		{"get_user_profile", `{"profile_id": ["a", "b"]}`, "", profile.MsgOneID},

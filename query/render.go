@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/schema"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -30,7 +31,8 @@ var Formats = []string{FormatTable, FormatJSON, FormatJSONL, FormatCSV, FormatMa
 const displayWidth = 60
 
 // TruncatedHint tells an agent what to do when more rows matched than were returned.
-const TruncatedHint = "more rows matched than the 10 returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT 10 OFFSET 10"
+var TruncatedHint = fmt.Sprintf("more rows matched than the %d returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT %d OFFSET %d",
+	schema.RowCap, schema.RowCap, schema.RowCap)
 
 // Write renders res in format to out. notes receives remarks for people (the truncation hint, left-out
 // columns) in the formats that have no place for them.

@@ -35,11 +35,11 @@ func newQueryCommand(e *env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "query",
-		Usage:     "run one read-only SELECT (at most 10 rows) on events, stores or products",
+		Usage:     fmt.Sprintf("run one read-only SELECT (at most %d rows) on events, stores or products", schema.RowCap),
 		UsageText: "ctool query <events|stores|products> [--db PATH] [--format table|json|jsonl|csv|markdown] [--timeout D] [--] SQL|-",
 		Description: "Runs exactly one SELECT statement through the guard: no writes, no settings, no files, no other\n" +
 			"databases. Queries may join events, stores and products and their typed views. A query without\n" +
-			"LIMIT gets LIMIT 10 and a larger LIMIT is lowered to 10; page with OFFSET. 'ctool query stores --help'\n" +
+			fmt.Sprintf("LIMIT gets LIMIT %d and a larger LIMIT is lowered to %d; page with OFFSET. 'ctool query stores --help'\n", schema.RowCap, schema.RowCap) +
 			"describes the stores tables and columns (likewise events, products)." + exitStatus("the query ran (zero rows is fine)", queryKinds...),
 		Flags:       queryFlags(),
 		Subcommands: subs,

@@ -34,9 +34,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/schema"
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -385,6 +387,7 @@ func TestQueryE2E(t *testing.T) {
 	t.Run("seed_limits", func(t *testing.T) { testSeedLimits(t, db) })
 	t.Run("hostile", func(t *testing.T) { testHostile(t, db) })
 	t.Run("harmless", func(t *testing.T) { testHarmlessLimits(t, db) })
+	t.Run("length", func(t *testing.T) { testQueryLength(t, db) })
 	t.Run("bombs", func(t *testing.T) { testBombs(t, db) })
 	t.Run("legit", func(t *testing.T) { testLegit(t, db) })
 	t.Run("hidden", func(t *testing.T) { testHiddenStoreID(t, db) })
@@ -768,6 +771,20 @@ func testHarmlessLimits(t *testing.T, db e2eDB) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// testQueryLength: the limit is schema.MaxQueryChars characters, as the tools' maxLength counts, so a
+// Japanese query of 300 KB at the limit runs and one character more is refused (read from stdin, as
+// a query too long for one argument is sent).
+func testQueryLength(t *testing.T, db e2eDB) {
+	head := "SELECT 1 AS one -- "
+	atLimit := head + strings.Repeat("あ", schema.MaxQueryChars-utf8.RuneCountInString(head))
+	res := runCtool(atLimit, "query", "events", "--db", db.path, "--format", "json", "-")
+	if doc := wantRows(t, res); *doc.Count != 1 {
+		t.Fatalf("want one row:\n%s", res)
+	}
+	res = runCtool(atLimit+"あ", "query", "events", "--db", db.path, "--format", "json", "-")
+	wantRefusal(t, res, "query too long. The text has 100001 characters; the limit is 100000.")
+}
 
 // ---------------------------------------------------------------------------------------------
 // Resource bombs: stopped by --timeout or the memory limits, well within the wall-time bound.
