@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -127,11 +126,10 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	res, err := h.engine.Query(ctx, d, sqlText)
-	if e := ctool.Explain(err); e != nil && e.Kind == ctool.KindTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		// The model cannot change the server's timeout; it can make the query cheaper.
-		return nil, e.WithHint(fmt.Sprintf("a cheaper query: every call stops after %s", h.timeout))
+	if err != nil {
+		return nil, query.TimeoutHint(ctx, err, h.timeout, 0)
 	}
-	return res, err
+	return res, nil
 }
 
 // profile answers get_user_profile as `ctool profile --format json` does, with every rule of that

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -83,11 +82,7 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 			defer cancel()
 			res, err := queryInChild(ctx, e.dbPath(c), d, sqlText)
 			if err != nil {
-				var ce *ctool.Error
-				if errors.As(err, &ce) && ce.Kind == ctool.KindTimeout {
-					return ce.WithHint(fmt.Sprintf("a cheaper query, or a larger --timeout (now %s, at most %s)", timeout, maxQueryTimeout))
-				}
-				return err
+				return query.TimeoutHint(ctx, err, timeout, maxQueryTimeout)
 			}
 			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
 				if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
