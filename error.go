@@ -4,13 +4,13 @@
 package ctool
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/azabudai/ctool/textout"
 )
 
 // Kind says what went wrong in one word that scripts and agents can match on.
@@ -84,11 +84,7 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 		Kind  Kind   `json:"kind"`
 		Hint  string `json:"hint,omitempty"`
 	}{e.Message, e.Kind, e.Hint}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(doc)
-	return bytes.TrimRight(b.Bytes(), "\n"), err
+	return textout.Marshal(doc)
 }
 func (e *Error) Unwrap() error { return e.Err }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -165,7 +166,7 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error)
 	var out *mcp.CallToolResult
 	if err == nil {
 		var b bytes.Buffer
-		if err = query.WriteJSON(&b, doc); err == nil {
+		if err = textout.JSON(&b, doc); err == nil {
 			out = jsonResult(b.Bytes())
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/azabudai/ctool/textout"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
 
@@ -76,8 +77,5 @@ func run(dir, query string) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{"results": results, "count": len(results)})
+	return textout.JSON(os.Stdout, map[string]any{"results": results, "count": len(results)})
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,9 +37,7 @@ func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
 		} else {
 			// One line, as the design documents' {"error": "..."}.
-			enc := json.NewEncoder(stdout)
-			enc.SetEscapeHTML(false)
-			enc.Encode(e)
+			textout.JSONLine(stdout, e)
 		}
 		return e.Kind.Status()
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/textout"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
@@ -57,7 +58,7 @@ func (e *env) runIngest(c *cli.Context) error {
 		// DuckDB's messages may quote a line of the input: shown with its control characters escaped.
 		return &ctool.Error{Kind: ctool.KindInternal, Message: "ingest failed; the database was not changed: " + escape.Visible(err.Error()), Err: err}
 	}
-	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
+	t := textout.Table(e.stdout, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {
 		t.Append(f.Dataset.Name, escape.Visible(f.Name), fmt.Sprint(f.Rows), f.SHA256[:12])

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,9 +36,9 @@ func newSchemaCommand(e *env) *cli.Command {
 					docs = append(docs, schema.DescribeWith(d, vocab))
 				}
 				if len(docs) == 1 {
-					return query.WriteJSON(e.stdout, docs[0])
+					return textout.JSON(e.stdout, docs[0])
 				}
-				return query.WriteJSON(e.stdout, docs)
+				return textout.JSON(e.stdout, docs)
 			}
 			for i, d := range datasets {
 				if i > 0 {

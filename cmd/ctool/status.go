@@ -6,9 +6,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
-	"github.com/azabudai/ctool/query"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,7 +40,7 @@ func (e *env) runStatus(c *cli.Context) error {
 	}
 	w := e.stdout
 	if c.String("format") == "json" {
-		if err := query.WriteJSON(w, st); err != nil {
+		if err := textout.JSON(w, st); err != nil {
 			return err
 		}
 	} else {
@@ -51,7 +49,7 @@ func (e *env) runStatus(c *cli.Context) error {
 			fmt.Fprint(w, " (missing)")
 		}
 		fmt.Fprintln(w)
-		t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+		t := textout.Table(w)
 		t.Header("dataset", "file", "rows", "state")
 		for _, s := range st.Sources {
 			t.Append(s.Dataset, escape.Visible(s.File), fmt.Sprint(s.Rows), s.State)

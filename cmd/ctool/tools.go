@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,7 +30,7 @@ func newToolsCommand(e *env) *cli.Command {
 			}
 			tools := schema.ManifestWith(e.vocabulary(c))
 			if format == "json" {
-				return query.WriteJSON(e.stdout, tools)
+				return textout.JSON(e.stdout, tools)
 			}
 			for _, t := range tools {
 				fmt.Fprintf(e.stdout, "%-17s %s\n", t.Name, t.Command)
