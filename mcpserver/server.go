@@ -191,7 +191,8 @@ func jsonResult(doc []byte) *mcp.CallToolResult {
 // in JSON mode, {"error", "kind", "hint"?}. It has no structured content: that is for answers, which
 // the output schema describes.
 func errorResult(e *ctool.Error) *mcp.CallToolResult {
-	b, err := json.Marshal(e)
+	// json.Marshal would escape <, > and & in what MarshalJSON wrote; the commands do not.
+	b, err := textout.Marshal(e)
 	if err != nil {
 		b = []byte(`{"error":"internal error","kind":"internal"}`)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/profile"
@@ -254,5 +255,15 @@ func TestHandlerRefusesForeignHostsAndOrigins(t *testing.T) {
 		if resp.StatusCode != tc.want {
 			t.Errorf("Host %q Origin %q: status %d, want %d", tc.host, tc.origin, resp.StatusCode, tc.want)
 		}
+	}
+}
+
+// A failed call's text is the error as `ctool query --format json` prints it: <, > and & as they are.
+func TestErrorResultAsTheCommandPrintsIt(t *testing.T) {
+	e := &ctool.Error{Kind: ctool.KindSQL, Message: `no column "a<b" & more`, Hint: "x > 1"}
+	r := errorResult(e)
+	want := `{"error":"no column \"a<b\" & more","kind":"sql_error","hint":"x > 1"}`
+	if got := r.Content[0].(*mcp.TextContent).Text; got != want || !r.IsError {
+		t.Errorf("errorResult = %s (isError %v), want %s", got, r.IsError, want)
 	}
 }
