@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/guard/guardtest"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -38,24 +39,15 @@ func rowsOf(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]strin
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	cols, values, err := querytest.Rows(rows)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []string
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, nil, err
-		}
+	for _, vals := range values {
 		out = append(out, fmt.Sprintf("%v", vals))
 	}
-	return cols, out, rows.Err()
+	return cols, out, nil
 }
 
 // runChecked checks q and runs the statement Check returns.

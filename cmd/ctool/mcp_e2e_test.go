@@ -30,6 +30,7 @@ import (
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -877,15 +878,12 @@ func TestMCPIngestDuringCalls(t *testing.T) {
 	nameSQL := map[string]any{"sql_query": "SELECT event_name FROM events WHERE event_name LIKE 'BMW X5%'"}
 	eventName := func(t *testing.T) string {
 		r := callTool(t, p, "search_events", nameSQL)
-		var doc struct {
-			Results []struct {
-				EventName string `json:"event_name"`
-			} `json:"results"`
-		}
+		var doc querytest.Doc
 		if r.IsError || json.Unmarshal(r.StructuredContent, &doc) != nil || len(doc.Results) != 1 {
 			t.Fatalf("search_events: %s", r.text())
 		}
-		return doc.Results[0].EventName
+		name, _ := doc.Results[0]["event_name"].(string)
+		return name
 	}
 	if got := eventName(t); got != oldName {
 		t.Fatalf("before the ingest: %q", got)

@@ -39,6 +39,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -174,17 +175,6 @@ func (db e2eDB) query(dataset, format, sql string, extra ...string) cliResult {
 // ---------------------------------------------------------------------------------------------
 // Reading the JSON output
 
-// queryDoc is `ctool query --format json` output.
-type queryDoc struct {
-	Results   []map[string]any `json:"results"`
-	Count     *int             `json:"count"`
-	Truncated *bool            `json:"truncated"`
-	Message   string           `json:"message"`
-	Hint      string           `json:"hint"`
-	Note      string           `json:"note"`
-	Error     *string          `json:"error"`
-}
-
 func decodeStrict(s string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
@@ -201,12 +191,12 @@ func decodeStrict(s string, v any) error {
 }
 
 // wantRows checks a successful JSON result: exit 0, results/count/truncated present, count rows.
-func wantRows(t *testing.T, res cliResult) queryDoc {
+func wantRows(t *testing.T, res cliResult) querytest.Doc {
 	t.Helper()
 	if res.code != 0 {
 		t.Fatalf("want exit 0:\n%s", res)
 	}
-	var doc queryDoc
+	var doc querytest.Doc
 	if err := decodeStrict(res.stdout, &doc); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, res)
 	}
@@ -861,25 +851,25 @@ func testLegit(t *testing.T, db e2eDB) {
 	cases := []struct {
 		name, dataset, sql string
 		minCount           int
-		check              func(t *testing.T, doc queryDoc) // optional
+		check              func(t *testing.T, doc querytest.Doc) // optional
 	}{
 		{"like_delete", "events", "SELECT event_name FROM events WHERE description LIKE '%DELETE%'", 0, nil},
 		{"like_drop_table", "events", "SELECT event_name FROM events WHERE description LIKE '%DROP TABLE%'", 0, nil},
 		{"like_semicolon_select", "events", "SELECT event_name FROM events WHERE description LIKE '%; SELECT%'", 0, nil},
 		{"ilike_insert", "products", "SELECT product_name FROM products WHERE product_name ILIKE '%insert%' OR tag = 'update'", 0, nil},
-		{"alias_select", "events", `SELECT event_name AS "select" FROM events LIMIT 1`, 1, func(t *testing.T, doc queryDoc) {
+		{"alias_select", "events", `SELECT event_name AS "select" FROM events LIMIT 1`, 1, func(t *testing.T, doc querytest.Doc) {
 			if _, ok := doc.Results[0]["select"]; !ok {
 				t.Fatalf("no column \"select\": %v", doc.Results[0])
 			}
 		}},
 		{"alias_keywords", "events", `SELECT 1 AS "drop", 2 AS "update", 3 AS "attach"`, 1, nil},
-		{"string_read_csv", "events", "SELECT 'read_csv(''x'')' AS s", 1, func(t *testing.T, doc queryDoc) {
+		{"string_read_csv", "events", "SELECT 'read_csv(''x'')' AS s", 1, func(t *testing.T, doc querytest.Doc) {
 			if doc.Results[0]["s"] != "read_csv('x')" {
 				t.Fatalf("want the string read_csv('x'), got %v", doc.Results[0]["s"])
 			}
 		}},
 		{"string_drop_statement", "events", "SELECT 'SELECT 1; DROP TABLE events' AS s", 1, nil},
-		{"dollar_string", "events", "SELECT $$; DROP TABLE events$$ AS s", 1, func(t *testing.T, doc queryDoc) {
+		{"dollar_string", "events", "SELECT $$; DROP TABLE events$$ AS s", 1, func(t *testing.T, doc querytest.Doc) {
 			if doc.Results[0]["s"] != "; DROP TABLE events" {
 				t.Fatalf("got %v", doc.Results[0]["s"])
 			}
