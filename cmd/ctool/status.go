@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
@@ -23,23 +25,34 @@ func newStatusCommand(e *env) *cli.Command {
 			formatFlag("output `FORMAT`: text or json", "text"),
 			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh"},
 		},
-		Action: e.runStatus,
+		Action: func(c *cli.Context) error {
+			opts := &statusOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c), input: c.String("input"), check: c.Bool("check")}
+			if err := oneOf("format", opts.format, "text", "json"); err != nil {
+				return err
+			}
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runStatus(c.Context, opts)
+		},
 	}
 }
 
-func (e *env) runStatus(c *cli.Context) error {
-	if err := oneOf("format", c.String("format"), "text", "json"); err != nil {
-		return err
-	}
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	st, err := ingest.ReadStatus(c.Context, e.dbPath(c), c.String("input"))
+// statusOptions is a `ctool status` command line, checked.
+type statusOptions struct {
+	out       io.Writer
+	format    string // text or json
+	db, input string
+	check     bool // fail (stale) unless every source is fresh
+}
+
+func runStatus(ctx context.Context, opts *statusOptions) error {
+	st, err := ingest.ReadStatus(ctx, opts.db, opts.input)
 	if err != nil {
 		return err
 	}
-	w := e.stdout
-	if c.String("format") == "json" {
+	w := opts.out
+	if opts.format == "json" {
 		if err := textout.JSON(w, st); err != nil {
 			return err
 		}
@@ -58,7 +71,7 @@ func (e *env) runStatus(c *cli.Context) error {
 			return err
 		}
 	}
-	if c.Bool("check") && !st.Current() {
+	if opts.check && !st.Current() {
 		return answered{ctool.Errorf(ctool.KindStale, "the database is out of date").WithHint("ctool ingest")}
 	}
 	return nil
