@@ -70,27 +70,42 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError("pass the SQL as one argument (quote it), or - to read it from stdin").WithHint(c.Command.HelpName + " --help")
 			}
-			sqlText := c.Args().First()
-			if sqlText == "-" {
-				b, err := io.ReadAll(e.stdin)
-				if err != nil {
-					return ctool.Errorf(ctool.KindIO, "read the SQL from stdin: %w", err)
-				}
-				sqlText = string(b)
-			}
-			ctx, cancel := context.WithTimeout(c.Context, timeout)
-			defer cancel()
-			res, err := queryInChild(ctx, e.dbPath(c), d, sqlText)
-			if err != nil {
-				return query.TimeoutHint(ctx, err, timeout, maxQueryTimeout)
-			}
-			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
-				if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
-					return err
-				}
-				return query.WriteHint(e.stderr, res)
-			}
-			return query.Write(e.stdout, e.stderr, format, res)
+			return runQuery(c.Context, &queryOptions{io: e, dataset: d, db: e.dbPath(c), format: format, timeout: timeout, sql: c.Args().First()})
 		},
 	}
+}
+
+// queryOptions is a `ctool query DATASET` command line, checked.
+type queryOptions struct {
+	io      *env // the streams, and whether stdout is a terminal
+	dataset *schema.Dataset
+	db      string
+	format  string
+	timeout time.Duration
+	sql     string // the SQL, or "-" to read it from stdin
+}
+
+func runQuery(ctx context.Context, opts *queryOptions) error {
+	e := opts.io
+	sqlText := opts.sql
+	if sqlText == "-" {
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return ctool.Errorf(ctool.KindIO, "read the SQL from stdin: %w", err)
+		}
+		sqlText = string(b)
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.timeout)
+	defer cancel()
+	res, err := queryInChild(ctx, opts.db, opts.dataset, sqlText)
+	if err != nil {
+		return query.TimeoutHint(ctx, err, opts.timeout, maxQueryTimeout)
+	}
+	if t, ok := e.stdoutTerminal(); ok && opts.format == query.FormatTable {
+		if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
+			return err
+		}
+		return query.WriteHint(e.stderr, res)
+	}
+	return query.Write(e.stdout, e.stderr, opts.format, res)
 }
