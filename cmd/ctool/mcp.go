@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
@@ -43,41 +45,63 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop each call after `D` (at most 1m)"},
 			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
 		},
-		Action: e.runMCP,
+		Action: func(c *cli.Context) error {
+			opts, err := e.mcpOptions(c)
+			if err != nil {
+				return err
+			}
+			return runMCP(c.Context, opts)
+		},
 	}
 }
 
-func (e *env) runMCP(c *cli.Context) error {
+// mcpOptions is a `ctool mcp` command line, checked.
+type mcpOptions struct {
+	io         *env // the streams (stdio transport, log) and the memory cap
+	db         string
+	addr       string // --http: serve HTTP here; "" for stdio
+	timeout    time.Duration
+	profiles   string   // NARRATIVE_DATA_FILE
+	profileIDs []string // --profile-id, when given (even empty)
+}
+
+func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
 	if err := noArgs(c); err != nil {
-		return err
+		return nil, err
 	}
 	timeout, err := callTimeout(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	addr := c.String("http")
 	if c.IsSet("allow-remote") && addr == "" {
-		return usageError("--allow-remote applies only with --http")
+		return nil, usageError("--allow-remote applies only with --http")
 	}
 	if addr != "" {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
+			return nil, usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
 		}
 		if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") {
-			return usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
+			return nil, usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
 				WithHint("ctool mcp --http 127.0.0.1:8765, or add --allow-remote behind your own authentication")
 		}
 	}
+	return &mcpOptions{io: e, db: e.dbPath(c), addr: addr, timeout: timeout,
+		profiles: e.getenv("NARRATIVE_DATA_FILE"), profileIDs: setValues(c, "profile-id")}, nil
+}
+
+func runMCP(ctx context.Context, opts *mcpOptions) error {
+	e, addr, timeout := opts.io, opts.addr, opts.timeout
 	if err := e.capMemory(); err != nil {
 		return err
 	}
-	live := database.NewLive(e.dbPath(c))
+	live := database.NewLive(opts.db)
 	defer live.Close()
-	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), setValues(c, "profile-id")...)
+	finder, err := profile.NewFinder(live, opts.profiles, opts.profileIDs...)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Open the database now: a server without one fails at once, not at its first call.
 	b, release, err := live.Acquire(ctx)
@@ -88,7 +112,7 @@ func (e *env) runMCP(c *cli.Context) error {
 	release()
 
 	log := &lockedWriter{w: e.stderr}
-	pool, err := startPool(ctx, e.dbPath(c), log)
+	pool, err := startPool(ctx, opts.db, log)
 	if err != nil {
 		return err
 	}
