@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/textout"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
@@ -44,26 +45,17 @@ func run(dir, query string) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	cols, values, err := querytest.Rows(rows)
 	if err != nil {
 		return err
 	}
 	// Ordered pairs rather than a map keep the columns in SELECT order, as ctool prints them.
 	var results []json.RawMessage
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	for _, vals := range values {
 		obj := []byte{'{'}
 		for i, c := range cols {
-			k, _ := json.Marshal(c)
-			v, err := json.Marshal(vals[i])
+			k, _ := textout.Marshal(c)
+			v, err := textout.Marshal(vals[i])
 			if err != nil {
 				return err
 			}
@@ -73,9 +65,6 @@ func run(dir, query string) error {
 			obj = append(append(append(obj, k...), ':'), v...)
 		}
 		results = append(results, append(obj, '}'))
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	return textout.JSON(os.Stdout, map[string]any{"results": results, "count": len(results)})
 }
