@@ -68,7 +68,7 @@ func openFile(ctx context.Context, path string) (*File, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, noDatabase(path, "does not exist", err)
 	case err != nil:
-		return nil, noDatabase(path, "cannot be read: "+err.Error(), err)
+		return nil, noDatabase(path, "cannot be read: "+pathErr(err), err)
 	case info.IsDir():
 		return nil, noDatabase(path, "does not exist", nil)
 	}
@@ -76,7 +76,7 @@ func openFile(ctx context.Context, path string) (*File, error) {
 	// cause that errors.Is can match (fs.ErrPermission for a file that cannot be read).
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, noDatabase(path, "cannot be read: "+err.Error(), err)
+		return nil, noDatabase(path, "cannot be read: "+pathErr(err), err)
 	}
 	fh.Close()
 	var mu sync.Mutex
@@ -131,6 +131,15 @@ func noDatabase(path, what string, cause error) error {
 		err = fmt.Errorf("%w: %w", ErrNoDatabase, cause)
 	}
 	return &ctool.Error{Kind: ctool.KindNoDatabase, Message: fmt.Sprintf("%s: %s %s", ErrNoDatabase, path, what), Hint: "ctool ingest", Err: err}
+}
+
+// pathErr is a file system error without the path the message already names.
+func pathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
