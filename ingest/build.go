@@ -41,14 +41,14 @@ const (
 // Ingest validates the files in dir and builds new database files from them, all or nothing. The load
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
-// matches validation's. The Result is returned whenever validation ran; the Summary only when the
-// database was built. opts.Progress follows validation's reading; its last report, Done, comes when
+// matches validation's. Data that fails validation is an *InvalidError carrying the report; a failure
+// after validation is a *ctool.Error (I/O, timeout or internal). opts.Progress follows validation's reading; its last report, Done, comes when
 // the build is committed or abandoned. A build killed at any moment leaves the old files working.
-func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Summary, error) {
+func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, error) {
 	start := time.Now()
 	files, err := plan(dir, opts.MaxFileSize)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer func() {
 		for _, f := range files {
@@ -83,7 +83,7 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 	b, err := newBuilder(dbPath, opts.Step)
 	if err != nil {
 		<-done
-		return nil, nil, err
+		return nil, err
 	}
 	defer b.abort()
 	loadCtx, cancelLoad := context.WithCancel(ctx)
@@ -95,26 +95,29 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 	if v.err != nil || !v.res.Report.Valid() {
 		cancelLoad()
 		<-loaded
-		return v.res, nil, v.err
+		if v.err != nil {
+			return nil, v.err
+		}
+		return nil, &InvalidError{Dir: dir, Result: v.res}
 	}
 	if opts.Progress != nil {
 		// Read but not done: the load may still be running, and the commit is to come.
 		opts.Progress(Progress{Rows: read.Rows, Bytes: read.Bytes, TotalBytes: read.TotalBytes, Read: true})
 	}
 	if err := <-loaded; err != nil {
-		return v.res, nil, err
+		return nil, buildFailed(err, false)
 	}
 	if !samePlan(files, v.res.Files) {
-		return v.res, nil, errors.New("the input files changed while they were read; run ingest again")
+		return nil, buildFailed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
 	version, err := b.finish(ctx, v.res)
 	if err != nil {
-		return v.res, nil, err
+		return nil, buildFailed(err, false)
 	}
 	if err := b.commit(ctx); err != nil {
-		return v.res, nil, err
+		return nil, buildFailed(err, b.committed)
 	}
-	return v.res, &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
+	return &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
 }
 
 // builder writes one build's two database files under temporary names beside the target.
