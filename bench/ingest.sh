@@ -27,17 +27,10 @@ else
 fi
 JSON=bench/out/ingest-$ROWS.json
 
-say() { printf '==> %s\n' "$*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
-# Tools: a fresh machine has neither; both are Debian packages.
-for tool in hyperfine jq; do
-	if ! command -v "$tool" >/dev/null; then
-		say "installing $tool"
-		sudo=()
-		[[ $(id -u) == 0 ]] || sudo=(sudo)
-		"${sudo[@]}" apt-get update && "${sudo[@]}" apt-get install -y "$tool"
-	fi
-done
+need_tools hyperfine jq
 
 [[ -x bin/ctool ]] || make build
 say "building the helper programs into bench/out (stripped like bin/ctool, so start-up costs compare)"

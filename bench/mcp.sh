@@ -14,7 +14,8 @@ PROCS=${PROCS:-100}
 WARMUP=${WARMUP:-20}
 RESULT=bench/results/mcp.md
 
-say() { printf '==> %s\n' "$*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 [[ -x bin/ctool ]] || make build
 if ! bin/ctool mcp --help >/dev/null 2>&1; then

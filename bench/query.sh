@@ -50,17 +50,10 @@ csvquery_sorted_sql() {
 	printf "SELECT product_name, product_description, tag FROM read_csv('%s/filtered_product_data.csv') WHERE tag = 'フード' AND product_description LIKE '%%500円%%' ORDER BY product_name LIMIT 10" "$1"
 }
 
-say() { printf '==> %s\n' "$*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
-# Tools: a fresh machine has neither; both are Debian packages.
-for tool in hyperfine jq; do
-	if ! command -v "$tool" >/dev/null; then
-		say "installing $tool"
-		sudo=()
-		[[ $(id -u) == 0 ]] || sudo=(sudo)
-		"${sudo[@]}" apt-get update && "${sudo[@]}" apt-get install -y "$tool"
-	fi
-done
+need_tools hyperfine jq
 
 [[ -x bin/ctool ]] || make build
 if ! bin/ctool query products --help >/dev/null 2>&1; then

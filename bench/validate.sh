@@ -28,16 +28,10 @@ else
 fi
 JSON=bench/out/validate-$ROWS.json
 
-say() { printf '==> %s\n' "$*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
-for tool in hyperfine jq; do
-	if ! command -v "$tool" >/dev/null; then
-		say "installing $tool"
-		sudo=()
-		[[ $(id -u) == 0 ]] || sudo=(sudo)
-		"${sudo[@]}" apt-get update && "${sudo[@]}" apt-get install -y "$tool"
-	fi
-done
+need_tools hyperfine jq
 
 [[ -x bin/ctool ]] || make build
 mkdir -p bench/out bench/results

@@ -6,6 +6,9 @@
 # Environment: BASE (default 041d3bb, the last commit before query workers), RUNS (default 60).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+need_tools hyperfine jq
 BASE=${BASE:-041d3bb}
 RUNS=${RUNS:-60}
 SQL="SELECT store_name FROM stores WHERE category = 'cafe'"

@@ -9,12 +9,14 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -62,9 +64,21 @@ type File struct {
 
 // openFile attaches the file at path read-only to a fresh in-memory instance and locks it down.
 func openFile(ctx context.Context, path string) (*File, error) {
-	if info, err := os.Stat(path); err != nil || info.IsDir() {
+	switch info, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, noDatabase(path, "does not exist", err)
+	case err != nil:
+		return nil, noDatabase(path, "cannot be read: "+pathErr(err), err)
+	case info.IsDir():
 		return nil, noDatabase(path, "does not exist", nil)
 	}
+	// DuckDB's own failure to open says nothing a program can test; opening the file first gives a
+	// cause that errors.Is can match (fs.ErrPermission for a file that cannot be read).
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, noDatabase(path, "cannot be read: "+pathErr(err), err)
+	}
+	fh.Close()
 	var mu sync.Mutex
 	attached := false
 	// Every connection of the pool reads the attached file by default; the first one attaches it and
@@ -80,7 +94,7 @@ func openFile(ctx context.Context, path string) (*File, error) {
 		// The path is written as a string literal, quoted as DuckDB quotes strings.
 		attach := "ATTACH '" + strings.ReplaceAll(path, "'", "''") + "' AS " + attachedAs + " (READ_ONLY)"
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
-			return noDatabase(path, "cannot be opened", err)
+			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
 		for _, stmt := range append([]string{use}, lockdown...) {
 			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
@@ -104,17 +118,28 @@ func openFile(ctx context.Context, path string) (*File, error) {
 	}
 	if f.Build, err = readBuild(ctx, db); err != nil {
 		db.Close()
-		return nil, noDatabase(path, "has no build record", err)
+		return nil, noDatabase(path, "has no build record: "+err.Error(), err)
 	}
 	return f, nil
 }
 
+// noDatabase is the "no usable database" error: errors.Is matches both ErrNoDatabase and the cause.
+// The message is what says; the cause is kept for programs, not repeated in it.
 func noDatabase(path, what string, cause error) error {
-	msg := fmt.Sprintf("%s: %s %s", ErrNoDatabase, path, what)
+	err := ErrNoDatabase
 	if cause != nil {
-		msg += ": " + cause.Error()
+		err = fmt.Errorf("%w: %w", ErrNoDatabase, cause)
 	}
-	return &ctool.Error{Kind: ctool.KindNoDatabase, Message: msg, Hint: "ctool ingest", Err: ErrNoDatabase}
+	return &ctool.Error{Kind: ctool.KindNoDatabase, Message: fmt.Sprintf("%s: %s %s", ErrNoDatabase, path, what), Hint: "ctool ingest", Err: err}
+}
+
+// pathErr is a file system error without the path the message already names.
+func pathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
@@ -159,9 +184,16 @@ type Build struct {
 	profiles *File
 }
 
-// publicTables must exist in a main file; a DuckDB file without them is not a ctool database.
-const publicTables = `SELECT count(*) FROM duckdb_tables() WHERE database_name = '` + attachedAs +
-	`' AND schema_name = 'main' AND table_name IN ('events', 'stores', 'products')`
+// publicTables counts the tables of schema.Public() in a main file; a DuckDB file without all of them
+// is not a ctool database.
+func publicTables() (query string, want int) {
+	var names []string
+	for _, d := range schema.Public() {
+		names = append(names, "'"+d.Table+"'")
+	}
+	return `SELECT count(*) FROM duckdb_tables() WHERE database_name = '` + attachedAs +
+		`' AND schema_name = 'main' AND table_name IN (` + strings.Join(names, ", ") + `)`, len(names)
+}
 
 // Open opens the main database file at path for reading.
 func Open(ctx context.Context, path string) (*Build, error) {
@@ -170,9 +202,13 @@ func Open(ctx context.Context, path string) (*Build, error) {
 		return nil, err
 	}
 	var tables int
-	if err := f.db.QueryRowContext(ctx, publicTables).Scan(&tables); err != nil || tables != 3 {
+	q, want := publicTables()
+	if err := f.db.QueryRowContext(ctx, q).Scan(&tables); err != nil {
 		f.Close()
-		return nil, noDatabase(path, "is not a ctool database", err)
+		return nil, noDatabase(path, "is not a ctool database: "+err.Error(), err)
+	} else if tables != want {
+		f.Close()
+		return nil, noDatabase(path, "is not a ctool database", nil)
 	}
 	return &Build{File: f, ID: f.Build[BuildID]}, nil
 }

@@ -3,6 +3,7 @@ package database_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,5 +185,32 @@ func TestProfilesOpenOnlyOnRequest(t *testing.T) {
 	var n int
 	if err := p.DB().QueryRow("SELECT count(*) FROM profiles").Scan(&n); err != nil || n == 0 {
 		t.Fatalf("profiles: %d, %v", n, err)
+	}
+}
+
+// The no_database error keeps its cause for programs: a missing file is fs.ErrNotExist, an unreadable
+// one fs.ErrPermission, beside ErrNoDatabase.
+func TestOpenKeepsTheCause(t *testing.T) {
+	dir := t.TempDir()
+	_, err := database.Open(context.Background(), filepath.Join(dir, "none.duckdb"))
+	if !errors.Is(err, database.ErrNoDatabase) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v, want ErrNoDatabase and fs.ErrNotExist", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "no such file") {
+		t.Errorf("missing file: the cause is repeated in %q", msg)
+	}
+
+	locked := filepath.Join(dir, "locked.duckdb")
+	if err := os.WriteFile(locked, []byte("x"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Open(locked); err == nil {
+		f.Close()
+		t.Skip("this user reads files whatever their mode (root)")
+	}
+	_, err = database.Open(context.Background(), locked)
+	var ce *ctool.Error
+	if !errors.As(err, &ce) || ce.Kind != ctool.KindNoDatabase || !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("unreadable file: %v, want a no_database error that is fs.ErrPermission", err)
 	}
 }

@@ -51,9 +51,6 @@ func statID(path string) (fileID, error) {
 // NewLive returns a Live for the main database at path; nothing is opened until the first Acquire.
 func NewLive(path string) *Live { return &Live{path: path} }
 
-// Path is the main database path.
-func (l *Live) Path() string { return l.path }
-
 // Acquire returns the current build, opening it, or a newer one, as needed. Call release when done
 // with it; the build stays open until then even if a newer one replaces it.
 func (l *Live) Acquire(ctx context.Context) (b *Build, release func(), err error) {

@@ -2,22 +2,16 @@ package ingest
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/migrations"
-	"github.com/azabudai/ctool/schema"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
 
@@ -47,14 +41,14 @@ const (
 // Ingest validates the files in dir and builds new database files from them, all or nothing. The load
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
-// matches validation's. The Result is returned whenever validation ran; the Summary only when the
-// database was built. opts.Progress follows validation's reading; its last report, Done, comes when
+// matches validation's. Data that fails validation is an *InvalidError carrying the report; a failure
+// after validation is a *ctool.Error (I/O, timeout or internal). opts.Progress follows validation's reading; its last report, Done, comes when
 // the build is committed or abandoned. A build killed at any moment leaves the old files working.
-func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Summary, error) {
+func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, error) {
 	start := time.Now()
 	files, err := plan(dir, opts.MaxFileSize)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer func() {
 		for _, f := range files {
@@ -89,7 +83,7 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 	b, err := newBuilder(dbPath, opts.Step)
 	if err != nil {
 		<-done
-		return nil, nil, err
+		return nil, err
 	}
 	defer b.abort()
 	loadCtx, cancelLoad := context.WithCancel(ctx)
@@ -101,83 +95,29 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Result, *Su
 	if v.err != nil || !v.res.Report.Valid() {
 		cancelLoad()
 		<-loaded
-		return v.res, nil, v.err
+		if v.err != nil {
+			return nil, v.err
+		}
+		return nil, &InvalidError{Dir: dir, Result: v.res}
 	}
 	if opts.Progress != nil {
 		// Read but not done: the load may still be running, and the commit is to come.
 		opts.Progress(Progress{Rows: read.Rows, Bytes: read.Bytes, TotalBytes: read.TotalBytes, Read: true})
 	}
 	if err := <-loaded; err != nil {
-		return v.res, nil, err
+		return nil, buildFailed(err, false)
 	}
 	if !samePlan(files, v.res.Files) {
-		return v.res, nil, errors.New("the input files changed while they were read; run ingest again")
+		return nil, buildFailed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
 	version, err := b.finish(ctx, v.res)
 	if err != nil {
-		return v.res, nil, err
+		return nil, buildFailed(err, false)
 	}
 	if err := b.commit(ctx); err != nil {
-		return v.res, nil, err
+		return nil, buildFailed(err, b.committed)
 	}
-	return v.res, &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
-}
-
-// plan opens the files a load reads and reads their headers, as validation will find them; each stays
-// open for the load. An entry openInput refuses, or a file whose header cannot be read, is left out:
-// validation reports it, and the load is thrown away.
-func plan(dir string, maxSize int64) ([]*File, error) {
-	entries, err := readInputDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []*File
-	for _, d := range schema.All() {
-		for _, e := range entries {
-			if e.IsDir() || !d.MatchesFile(e.Name()) {
-				continue
-			}
-			f := &File{Dataset: d, Name: e.Name(), Path: filepath.Join(dir, e.Name())}
-			if err := readHeader(f, maxSize); err == nil {
-				files = append(files, f)
-			}
-		}
-	}
-	return files, nil
-}
-
-// readHeader opens a file, keeping it open in f.fh, and reads its size and header row.
-func readHeader(f *File, maxSize int64) error {
-	fh, info, err := openInput(f.Path, maxSize)
-	if err != nil {
-		return err
-	}
-	f.Size, f.info = info.Size(), info
-	r, err := csvReader(io.NewSectionReader(fh, 0, f.Size), 64<<10)
-	if err == nil {
-		f.Header, err = r.Read()
-	}
-	if err != nil {
-		fh.Close()
-		return err
-	}
-	f.fh = fh
-	return nil
-}
-
-// samePlan reports whether the load read exactly the files (the same device and inode), headers and
-// sizes validation checked.
-func samePlan(loaded, validated []*File) bool {
-	if len(loaded) != len(validated) {
-		return false
-	}
-	for i := range loaded {
-		l, v := loaded[i], validated[i]
-		if l.Path != v.Path || !sameFile(l.info, v.info) || l.Size != v.Size || strings.Join(l.Header, "\x00") != strings.Join(v.Header, "\x00") {
-			return false
-		}
-	}
-	return true
+	return &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
 }
 
 // builder writes one build's two database files under temporary names beside the target.
@@ -325,19 +265,6 @@ func (b *builder) commit(ctx context.Context) error {
 	return nil
 }
 
-// profilesOf is the profiles file the build at dbPath names, or "" when there is no readable build.
-func profilesOf(ctx context.Context, dbPath string) string {
-	b, err := database.Open(ctx, dbPath)
-	if err != nil {
-		return ""
-	}
-	defer b.Close()
-	if b.Build[database.BuildProfiles] == "" {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(dbPath), b.Build[database.BuildProfiles])
-}
-
 // abort closes and removes whatever an uncommitted build wrote.
 func (b *builder) abort() {
 	for _, db := range []*sql.DB{b.main, b.profiles} {
@@ -354,156 +281,4 @@ func (b *builder) abort() {
 	if b.createdDir != "" {
 		os.Remove(b.createdDir) // only if empty
 	}
-}
-
-func newBuildID() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// openFile opens a DuckDB file for building; one connection keeps every statement on it.
-func openFile(path string) (*sql.DB, error) {
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	return db, nil
-}
-
-// closeFile checkpoints and closes a built file and makes sure no WAL is left beside it: DuckDB would
-// replay a stale WAL even on a read-only open.
-func closeFile(ctx context.Context, db *sql.DB, path string) error {
-	_, err := db.ExecContext(ctx, "CHECKPOINT")
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("finish %s: %w", path, err)
-	}
-	if _, err := os.Stat(path + ".wal"); err == nil {
-		return fmt.Errorf("finish %s: a WAL file remained after checkpoint", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
-
-// loadCSV lets DuckDB's reader load a file into table. Profiles record the file each row came from in
-// source_file: several profile files share one table.
-//
-// DuckDB reads the file plan opened, by its descriptor (/proc/self/fd/N), never by its name: a name
-// can be swapped for a link or another file between any check and DuckDB's own open, a descriptor
-// cannot. Validation opens the name separately, and samePlan then requires its file to be the same
-// device and inode, so the build holds exactly the bytes that were validated (a copy would cost a
-// second write of every file; checking identity before and after would still leave DuckDB's open by
-// name racing a swap).
-func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
-	var columns []string
-	for _, name := range f.Header {
-		columns = append(columns, sqlString(name)+": 'VARCHAR'")
-	}
-	selectList := "*"
-	if f.Dataset.Private {
-		selectList = sqlString(f.Name) + " AS source_file, *"
-	}
-	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
-	// ("") or not, is NULL, as validation treats both as empty.
-	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
-		nullstr = '', allow_quoted_nulls = true)`,
-		sqlIdent(f.Dataset.Table), selectList, sqlString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
-	if _, err := db.ExecContext(ctx, load); err != nil {
-		return fmt.Errorf("load %s: %w", f.Path, err)
-	}
-	return nil
-}
-
-// checkLoaded cross-checks a loaded file against what validation read: the same row count, the same
-// number of non-NULL cells in every column (validation's non-empty ones) and the same number of bytes
-// in every text column, so DuckDB and validation can never disagree about the data.
-func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
-	table, where := sqlIdent(f.Dataset.Table), ""
-	if f.Dataset.Private {
-		where = " WHERE source_file = " + sqlString(f.Name)
-	}
-	var text []string
-	for _, name := range f.Header {
-		if c, _ := f.Dataset.Column(name); c.SQLType(f.Dataset.Private) == "VARCHAR" {
-			text = append(text, name)
-		}
-	}
-	if f.HasCR {
-		// encoding/csv reads a CRLF inside a quoted field as LF; DuckDB keeps it. Store what validation saw.
-		var sets []string
-		for _, name := range text {
-			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", sqlIdent(name), sqlIdent(name)))
-		}
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s%s", table, strings.Join(sets, ", "), where)); err != nil {
-			return fmt.Errorf("load %s: %w", f.Path, err)
-		}
-	}
-	checks := []string{"count(*)"}
-	for _, name := range f.Header {
-		checks = append(checks, fmt.Sprintf("count(%s)", sqlIdent(name)))
-	}
-	for _, name := range text {
-		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", sqlIdent(name)))
-	}
-	dest := make([]int64, len(checks))
-	ptrs := make([]any, len(checks))
-	for i := range dest {
-		ptrs[i] = &dest[i]
-	}
-	if err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s%s", strings.Join(checks, ", "), table, where)).Scan(ptrs...); err != nil {
-		return fmt.Errorf("check %s: %w", f.Path, err)
-	}
-	if dest[0] != int64(f.Rows) {
-		return fmt.Errorf("load %s: DuckDB read %d rows, validation read %d", f.Path, dest[0], f.Rows)
-	}
-	filled, bytes := dest[1:1+len(f.Header)], dest[1+len(f.Header):]
-	for i, name := range f.Header {
-		if filled[i] != f.Filled[name] {
-			return fmt.Errorf("load %s: DuckDB read %d values in column %s, validation read %d non-empty cells", f.Path, filled[i], name, f.Filled[name])
-		}
-	}
-	for i, name := range text {
-		if bytes[i] != f.Bytes[name] {
-			return fmt.Errorf("load %s: DuckDB read %d bytes in column %s, validation read %d", f.Path, bytes[i], name, f.Bytes[name])
-		}
-	}
-	return nil
-}
-
-// maxRecordBytes is a line size DuckDB's reader must accept for the file: encoding/csv has no limit,
-// so a validated file may hold records longer than DuckDB's default of 2 MB.
-func maxRecordBytes(f *File) int64 {
-	return max(f.Size+1, 2_000_000)
-}
-
-func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-func sqlIdent(s string) string  { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
 }

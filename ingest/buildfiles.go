@@ -1,8 +1,12 @@
 package ingest
 
 import (
+	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -131,4 +135,66 @@ func isProfilesFileOf(path, buildID, mainFile string) bool {
 	}
 	owner, recorded := record[buildMainFile]
 	return record[database.BuildID] == buildID && record[database.BuildProfiles] == "" && (!recorded || owner == mainFile)
+}
+
+// profilesOf is the profiles file the build at dbPath names, or "" when there is no readable build.
+func profilesOf(ctx context.Context, dbPath string) string {
+	b, err := database.Open(ctx, dbPath)
+	if err != nil {
+		return ""
+	}
+	defer b.Close()
+	if b.Build[database.BuildProfiles] == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(dbPath), b.Build[database.BuildProfiles])
+}
+
+func newBuildID() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// openFile opens a DuckDB file for building; one connection keeps every statement on it.
+func openFile(path string) (*sql.DB, error) {
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// closeFile checkpoints and closes a built file and makes sure no WAL is left beside it: DuckDB would
+// replay a stale WAL even on a read-only open.
+func closeFile(ctx context.Context, db *sql.DB, path string) error {
+	_, err := db.ExecContext(ctx, "CHECKPOINT")
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("finish %s: %w", path, err)
+	}
+	if _, err := os.Stat(path + ".wal"); err == nil {
+		return fmt.Errorf("finish %s: a WAL file remained after checkpoint", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
 }

@@ -35,7 +35,7 @@ func TestUnreadableInputDir(t *testing.T) {
 			return err
 		},
 		"Ingest": func(dir string) error {
-			_, _, err := ingest.Ingest(context.Background(), dir, filepath.Join(t.TempDir(), "new.duckdb"), ingest.Options{})
+			_, err := ingest.Ingest(context.Background(), dir, filepath.Join(t.TempDir(), "new.duckdb"), ingest.Options{})
 			return err
 		},
 		"ReadStatus": func(dir string) error {

@@ -39,7 +39,7 @@ func ingestUntilKilled(step, input, db string) {
 			os.Exit(killedStatus)
 		}
 	}}
-	_, _, err := ingest.Ingest(context.Background(), input, db, opts)
+	_, err := ingest.Ingest(context.Background(), input, db, opts)
 	fmt.Fprintf(os.Stderr, "the ingest ended without reaching step %q: %v\n", step, err)
 	os.Exit(3)
 }
@@ -143,7 +143,7 @@ func TestKilledAtEveryStep(t *testing.T) {
 	// A normal build passes every step once, in order: a step added to the build must be added here.
 	var seen []string
 	scratch := filepath.Join(t.TempDir(), "ctool.duckdb")
-	if _, _, err := ingest.Ingest(context.Background(), oldInput, scratch, ingest.Options{Step: func(name string) { seen = append(seen, name) }}); err != nil {
+	if _, err := ingest.Ingest(context.Background(), oldInput, scratch, ingest.Options{Step: func(name string) { seen = append(seen, name) }}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(seen, buildSteps) {

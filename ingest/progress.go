@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -132,4 +133,12 @@ func ProgressBar(w io.Writer) func(Progress) {
 			fmt.Fprintln(w, "loading into DuckDB and committing ...")
 		}
 	}
+}
+
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

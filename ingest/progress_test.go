@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -83,11 +84,11 @@ func TestIngestReportsProgress(t *testing.T) {
 	input := bigInput(t, 5000)
 	var reports []ingest.Progress
 	opts := ingest.Options{Progress: func(p ingest.Progress) { reports = append(reports, p) }}
-	res, sum, err := ingest.Ingest(context.Background(), input, filepath.Join(t.TempDir(), "ctool.duckdb"), opts)
+	sum, err := ingest.Ingest(context.Background(), input, filepath.Join(t.TempDir(), "ctool.duckdb"), opts)
 	if err != nil || sum == nil {
 		t.Fatalf("ingest: %v", err)
 	}
-	checkReports(t, reports, res)
+	checkReports(t, reports, &ingest.Result{Files: sum.Files})
 	// Validation's end is reported while the build goes on: read, but not done.
 	if p := reports[len(reports)-2]; !p.Read || p.Done {
 		t.Errorf("the report before the last is %+v, want read and not done", p)
@@ -101,11 +102,12 @@ func TestIngestReportsProgress(t *testing.T) {
 		return text
 	})
 	reports = nil
-	res, _, err = ingest.Ingest(context.Background(), bad, filepath.Join(t.TempDir(), "ctool.duckdb"), opts)
-	if err != nil || res.Report.Valid() {
-		t.Fatalf("ingest of invalid input: %v, %d problems", err, res.Report.Count)
+	_, err = ingest.Ingest(context.Background(), bad, filepath.Join(t.TempDir(), "ctool.duckdb"), opts)
+	var invalid *ingest.InvalidError
+	if !errors.As(err, &invalid) || invalid.Report.Valid() {
+		t.Fatalf("ingest of invalid input: %v, want an *InvalidError with problems", err)
 	}
-	checkReports(t, reports, res)
+	checkReports(t, reports, invalid.Result)
 	for _, p := range reports[:len(reports)-1] {
 		if p.Read {
 			t.Errorf("invalid input, yet a report says the build goes on: %+v", p)

@@ -54,8 +54,10 @@ func (a *argument) value(raw json.RawMessage) (string, error) {
 		return "", a.usage("the arguments must be a JSON object")
 	}
 	v, given := fields[a.name]
-	if a.private && given && bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
-		return "", &ctool.Error{Kind: ctool.KindUsage, Message: profile.MsgOneID}
+	if a.private && given {
+		if err := profile.CheckJSONID(v); err != nil {
+			return "", err
+		}
 	}
 	res, err := a.schema.Validate(gojsonschema.NewBytesLoader(raw))
 	if err != nil {

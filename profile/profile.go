@@ -77,21 +77,15 @@ func NewFinder(live *database.Live, source string, pin ...string) (*Finder, erro
 		}
 		f.Pinned = pin[0]
 	default:
-		return nil, &ctool.Error{Kind: ctool.KindUsage, Message: MsgOneID}
+		return nil, errOneID()
 	}
 	return f, nil
 }
 
-// checkID refuses an id that names nobody: empty, or nothing but blanks.
-func checkID(id string) error {
-	if strings.TrimSpace(id) == "" {
-		return &ctool.Error{Kind: ctool.KindUsage, Message: MsgNoProfileID}
-	}
-	return nil
-}
-
-// Find returns exactly one profile: the one with id among the profiles ingested from the source.
+// Find returns exactly one profile: the one with id, trimmed, among the profiles ingested from the
+// source.
 func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
+	id = strings.TrimSpace(id)
 	if err := checkID(id); err != nil {
 		return nil, err
 	}

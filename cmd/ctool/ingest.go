@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -47,16 +48,13 @@ func (e *env) runIngest(c *cli.Context) error {
 	if isTerminal(e.stderr) {
 		opts.Progress = ingest.ProgressBar(e.stderr)
 	}
-	res, sum, err := ingest.Ingest(c.Context, input, db, opts)
-	switch {
-	case res == nil && err != nil:
+	sum, err := ingest.Ingest(c.Context, input, db, opts)
+	var invalid *ingest.InvalidError
+	if errors.As(err, &invalid) {
+		invalid.Report.Write(e.stderr, ingest.FormatText)
+	}
+	if err != nil {
 		return err
-	case !res.Report.Valid():
-		res.Report.Write(e.stderr, ingest.FormatText)
-		return ctool.Errorf(ctool.KindInvalidData, "%s in %s; the database was not changed", ingest.Problems(res.Report.Count), input)
-	case err != nil:
-		// DuckDB's messages may quote a line of the input: shown with its control characters escaped.
-		return &ctool.Error{Kind: ctool.KindInternal, Message: "ingest failed; the database was not changed: " + escape.Visible(err.Error()), Err: err}
 	}
 	t := textout.Table(e.stdout, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")

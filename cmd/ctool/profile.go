@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
@@ -36,8 +35,9 @@ func (e *env) runProfile(c *cli.Context) error {
 	if err := oneOf("format", format, "json", "table"); err != nil {
 		return err
 	}
-	if c.NArg() > 1 {
-		return &ctool.Error{Kind: ctool.KindUsage, Message: profile.MsgOneID}
+	id, err := profile.ParseID(c.Args().Slice())
+	if err != nil {
+		return err
 	}
 	if err := e.capMemory(); err != nil {
 		return err
@@ -48,7 +48,7 @@ func (e *env) runProfile(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := finder.Find(c.Context, strings.TrimSpace(c.Args().First()))
+	p, err := finder.Find(c.Context, id)
 	if err != nil {
 		return err
 	}

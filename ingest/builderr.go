@@ -1,0 +1,62 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/escape"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// InvalidError is input data that failed validation: nothing was built, and the report says where.
+// errors.As finds it as a *ctool.Error of kind invalid_data too.
+type InvalidError struct {
+	Dir string // the input directory
+	*Result
+}
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("%s in %s; the database was not changed", Problems(e.Report.Count), e.Dir)
+}
+
+// As lets errors.As see the error as the *ctool.Error every command returns.
+func (e *InvalidError) As(target any) bool {
+	t, ok := target.(**ctool.Error)
+	if ok {
+		*t = &ctool.Error{Kind: ctool.KindInvalidData, Message: e.Error(), Err: e}
+	}
+	return ok
+}
+
+// buildFailed explains a build that failed after validation passed: a file that could not be read or
+// written is I/O, a deadline a timeout; anything else (DuckDB and validation disagreeing, say) is
+// internal. DuckDB's messages may quote a line of the input: shown with its control characters escaped.
+func buildFailed(err error, committed bool) error {
+	var ce *ctool.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	kind := ctool.KindInternal
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+		de *duckdb.Error
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		kind = ctool.KindTimeout
+	case errors.As(err, &pe), errors.As(err, &le), errors.As(err, &se),
+		errors.As(err, &de) && (de.Type == duckdb.ErrorTypeIO || de.Type == duckdb.ErrorTypePermission):
+		kind = ctool.KindIO
+	}
+	what := "ingest failed; the database was not changed: "
+	if committed {
+		what = "ingest put the new build in place, then failed: "
+	}
+	return &ctool.Error{Kind: kind, Message: what + escape.Visible(err.Error()), Err: err}
+}

@@ -1,0 +1,168 @@
+package ingest
+
+// The load and its cross-check: which files DuckDB reads, how it reads them, and the proof that it
+// read what validation read.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+// plan opens the files a load reads and reads their headers, as validation will find them; each stays
+// open for the load. An entry openInput refuses, or a file whose header cannot be read, is left out:
+// validation reports it, and the load is thrown away.
+func plan(dir string, maxSize int64) ([]*File, error) {
+	entries, err := readInputDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []*File
+	for _, d := range schema.All() {
+		for _, e := range entries {
+			if e.IsDir() || !d.MatchesFile(e.Name()) {
+				continue
+			}
+			f := &File{Dataset: d, Name: e.Name(), Path: filepath.Join(dir, e.Name())}
+			if err := readHeader(f, maxSize); err == nil {
+				files = append(files, f)
+			}
+		}
+	}
+	return files, nil
+}
+
+// readHeader opens a file, keeping it open in f.fh, and reads its size and header row.
+func readHeader(f *File, maxSize int64) error {
+	fh, info, err := openInput(f.Path, maxSize)
+	if err != nil {
+		return err
+	}
+	f.Size, f.info = info.Size(), info
+	r, err := csvReader(io.NewSectionReader(fh, 0, f.Size), 64<<10)
+	if err == nil {
+		f.Header, err = r.Read()
+	}
+	if err != nil {
+		fh.Close()
+		return err
+	}
+	f.fh = fh
+	return nil
+}
+
+// samePlan reports whether the load read exactly the files (the same device and inode), headers and
+// sizes validation checked.
+func samePlan(loaded, validated []*File) bool {
+	if len(loaded) != len(validated) {
+		return false
+	}
+	for i := range loaded {
+		l, v := loaded[i], validated[i]
+		if l.Path != v.Path || !sameFile(l.info, v.info) || l.Size != v.Size || strings.Join(l.Header, "\x00") != strings.Join(v.Header, "\x00") {
+			return false
+		}
+	}
+	return true
+}
+
+// loadCSV lets DuckDB's reader load a file into table. Profiles record the file each row came from in
+// source_file: several profile files share one table.
+//
+// DuckDB reads the file plan opened, by its descriptor (/proc/self/fd/N), never by its name: a name
+// can be swapped for a link or another file between any check and DuckDB's own open, a descriptor
+// cannot. Validation opens the name separately, and samePlan then requires its file to be the same
+// device and inode, so the build holds exactly the bytes that were validated (a copy would cost a
+// second write of every file; checking identity before and after would still leave DuckDB's open by
+// name racing a swap).
+func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
+	var columns []string
+	for _, name := range f.Header {
+		columns = append(columns, sqlString(name)+": 'VARCHAR'")
+	}
+	selectList := "*"
+	if f.Dataset.Private {
+		selectList = sqlString(f.Name) + " AS source_file, *"
+	}
+	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
+	// ("") or not, is NULL, as validation treats both as empty.
+	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
+		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
+		nullstr = '', allow_quoted_nulls = true)`,
+		sqlIdent(f.Dataset.Table), selectList, sqlString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
+	if _, err := db.ExecContext(ctx, load); err != nil {
+		return fmt.Errorf("load %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// checkLoaded cross-checks a loaded file against what validation read: the same row count, the same
+// number of non-NULL cells in every column (validation's non-empty ones) and the same number of bytes
+// in every text column, so DuckDB and validation can never disagree about the data.
+func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
+	table, where := sqlIdent(f.Dataset.Table), ""
+	if f.Dataset.Private {
+		where = " WHERE source_file = " + sqlString(f.Name)
+	}
+	var text []string
+	for _, name := range f.Header {
+		if c, _ := f.Dataset.Column(name); c.SQLType(f.Dataset.Private) == "VARCHAR" {
+			text = append(text, name)
+		}
+	}
+	if f.HasCR {
+		// encoding/csv reads a CRLF inside a quoted field as LF; DuckDB keeps it. Store what validation saw.
+		var sets []string
+		for _, name := range text {
+			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", sqlIdent(name), sqlIdent(name)))
+		}
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s%s", table, strings.Join(sets, ", "), where)); err != nil {
+			return fmt.Errorf("load %s: %w", f.Path, err)
+		}
+	}
+	checks := []string{"count(*)"}
+	for _, name := range f.Header {
+		checks = append(checks, fmt.Sprintf("count(%s)", sqlIdent(name)))
+	}
+	for _, name := range text {
+		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", sqlIdent(name)))
+	}
+	dest := make([]int64, len(checks))
+	ptrs := make([]any, len(checks))
+	for i := range dest {
+		ptrs[i] = &dest[i]
+	}
+	if err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s%s", strings.Join(checks, ", "), table, where)).Scan(ptrs...); err != nil {
+		return fmt.Errorf("check %s: %w", f.Path, err)
+	}
+	if dest[0] != int64(f.Rows) {
+		return fmt.Errorf("load %s: DuckDB read %d rows, validation read %d", f.Path, dest[0], f.Rows)
+	}
+	filled, bytes := dest[1:1+len(f.Header)], dest[1+len(f.Header):]
+	for i, name := range f.Header {
+		if filled[i] != f.Filled[name] {
+			return fmt.Errorf("load %s: DuckDB read %d values in column %s, validation read %d non-empty cells", f.Path, filled[i], name, f.Filled[name])
+		}
+	}
+	for i, name := range text {
+		if bytes[i] != f.Bytes[name] {
+			return fmt.Errorf("load %s: DuckDB read %d bytes in column %s, validation read %d", f.Path, bytes[i], name, f.Bytes[name])
+		}
+	}
+	return nil
+}
+
+// maxRecordBytes is a line size DuckDB's reader must accept for the file: encoding/csv has no limit,
+// so a validated file may hold records longer than DuckDB's default of 2 MB.
+func maxRecordBytes(f *File) int64 {
+	return max(f.Size+1, 2_000_000)
+}
+
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func sqlIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
