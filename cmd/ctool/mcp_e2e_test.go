@@ -32,6 +32,7 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -424,11 +425,8 @@ func canonical(t *testing.T, doc []byte) string {
 	var b strings.Builder
 	var value func() error
 	str := func(s string) {
-		var sb bytes.Buffer
-		enc := json.NewEncoder(&sb)
-		enc.SetEscapeHTML(false)
-		enc.Encode(s)
-		b.WriteString(strings.TrimSuffix(sb.String(), "\n"))
+		q, _ := textout.Marshal(s)
+		b.Write(q)
 	}
 	value = func() error {
 		tok, err := dec.Token()
