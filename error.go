@@ -4,13 +4,13 @@
 package ctool
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/azabudai/ctool/textout"
 )
 
 // Kind says what went wrong in one word that scripts and agents can match on.
@@ -84,11 +84,7 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 		Kind  Kind   `json:"kind"`
 		Hint  string `json:"hint,omitempty"`
 	}{e.Message, e.Kind, e.Hint}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(doc)
-	return bytes.TrimRight(b.Bytes(), "\n"), err
+	return textout.Marshal(doc)
 }
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -105,9 +101,9 @@ func (e *Error) WithHint(hint string) *Error {
 	return &c
 }
 
-// As explains any error: an *Error as it is, a context deadline as a timeout, a file system failure
-// as I/O, anything else as internal.
-func As(err error) *Error {
+// Explain turns any error into one for people: an *Error in its chain as it is, a context deadline
+// as a timeout, a file system failure as I/O, anything else as internal. It returns nil for nil.
+func Explain(err error) *Error {
 	var e *Error
 	switch {
 	case err == nil:

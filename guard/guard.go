@@ -24,14 +24,17 @@ import (
 // Policy says what one dataset's queries may read and show.
 type Policy struct {
 	Relations map[string]bool // lower-cased table/view names a query may read (every public dataset's relations: joins across datasets are allowed)
-	Macros    map[string]bool // lower-cased product macros that may be called: is_open, tokyo_now
+	Macros    map[string]bool // lower-cased product macros that may be called: schema.Macros
 	Hidden    []string        // lower-cased columns never shown in results (products: store_id)
 }
 
 // ForDataset is the policy of queries made through dataset d: every public dataset's relations, the
 // product's macros, and d's own hidden columns.
 func ForDataset(d *schema.Dataset) Policy {
-	p := Policy{Relations: map[string]bool{}, Macros: map[string]bool{"is_open": true, "tokyo_now": true}}
+	p := Policy{Relations: map[string]bool{}, Macros: map[string]bool{}}
+	for _, m := range schema.Macros() {
+		p.Macros[m] = true
+	}
 	for _, pub := range schema.Public() {
 		for _, name := range pub.Relations() {
 			p.Relations[strings.ToLower(name)] = true
@@ -102,9 +105,7 @@ const (
 	// onlySelect is the rule every refusal of a statement repeats, so the agent learns what is allowed.
 	onlySelect = "ctool query runs exactly one read-only SELECT statement (WITH, UNION, VALUES, ORDER BY, " +
 		"window functions and QUALIFY are fine)."
-	// maxQueryBytes keeps a runaway prompt from reaching the parser.
-	maxQueryBytes = 100_000
-	maxRowCap     = 1_000_000_000
+	maxRowCap = 1_000_000_000
 	// DuckDB's built-ins are named with their catalog so no macro of the opened database can stand in:
 	// a table macro named query in the database file would otherwise be what runs.
 	serializeSQL = "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)"
@@ -150,9 +151,11 @@ func check(ctx context.Context, conn querier, sqlText string, p Policy, rowCap i
 // checkText refuses text the parser should never see: too long, not UTF-8, or with a NUL byte, which
 // C APIs would cut the executed text at while the parser read past it.
 func checkText(s string) *Rejection {
+	// The limit (schema.MaxQueryChars) keeps a runaway prompt from reaching the parser; it counts
+	// characters as the tools' input schema does. Past 4 bytes a character the count is not needed.
 	switch {
-	case len(s) > maxQueryBytes:
-		return &Rejection{Refused: "query too long", Reason: fmt.Sprintf("The text has %d bytes; the limit is %d.", len(s), maxQueryBytes), Hint: "Send a shorter SELECT."}
+	case len(s) > utf8.UTFMax*schema.MaxQueryChars || utf8.RuneCountInString(s) > schema.MaxQueryChars:
+		return &Rejection{Refused: "query too long", Reason: fmt.Sprintf("The text has %d characters; the limit is %d.", utf8.RuneCountInString(s), schema.MaxQueryChars), Hint: "Send a shorter SELECT."}
 	case !utf8.ValidString(s):
 		return &Rejection{Refused: "invalid text", Reason: "The query is not valid UTF-8.", Hint: "Send the SELECT as plain UTF-8 text."}
 	case strings.ContainsRune(s, 0):

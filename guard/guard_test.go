@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/guard/guardtest"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -38,24 +39,15 @@ func rowsOf(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]strin
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	cols, values, err := querytest.Rows(rows)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []string
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, nil, err
-		}
+	for _, vals := range values {
 		out = append(out, fmt.Sprintf("%v", vals))
 	}
-	return cols, out, rows.Err()
+	return cols, out, nil
 }
 
 // runChecked checks q and runs the statement Check returns.
@@ -401,7 +393,10 @@ func TestMessages(t *testing.T) {
 		{"SELEC 1", `refused: syntax error. DuckDB could not parse the query: syntax error at or near "SELEC". Fix the SQL and send it again; ` + onlySelect},
 		{"SELECT '\xff'", "refused: invalid text. The query is not valid UTF-8. Send the SELECT as plain UTF-8 text."},
 		{"SELECT 1\x00", "refused: NUL byte. The query contains a NUL (0x00) character. Remove it and send the SELECT again."},
-		{strings.Repeat(" ", 100_001), "refused: query too long. The text has 100001 bytes; the limit is 100000. Send a shorter SELECT."},
+		{strings.Repeat(" ", 100_001), "refused: query too long. The text has 100001 characters; the limit is 100000. Send a shorter SELECT."},
+		// Counted in characters as the tools' maxLength is: 3 bytes each, still one character each.
+		{"SELECT '" + strings.Repeat("あ", 100_000-8) + "'", "refused: query too long. The text has 100001 characters; the limit is 100000. Send a shorter SELECT."},
+		{strings.Repeat("\U0001F600", 100_001), "refused: query too long. The text has 100001 characters; the limit is 100000. Send a shorter SELECT."},
 	} {
 		_, err := Check(context.Background(), conn, tc.sql, p, 10)
 		var rej *Rejection
@@ -595,6 +590,19 @@ func TestQuoteNonFinite(t *testing.T) {
 	for _, tt := range tests {
 		if got := string(quoteNonFinite(tt.in)); got != tt.want {
 			t.Errorf("quoteNonFinite(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A query of exactly schema.MaxQueryChars characters is accepted however many bytes they take, as the
+// tools' input schema (maxLength) accepts it.
+func TestCheckLengthInCharacters(t *testing.T) {
+	conn := guardtest.OpenStandIn(t)
+	p := ForDataset(schema.Events)
+	for _, fill := range []string{"x", "あ", "\U0001F600"} {
+		sqlText := "SELECT '" + strings.Repeat(fill, schema.MaxQueryChars-9) + "'"
+		if _, err := Check(context.Background(), conn, sqlText, p, 10); err != nil {
+			t.Errorf("Check(%d characters of %q, %d bytes) = %v, want accepted", schema.MaxQueryChars, fill, len(sqlText), err)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 func TestInvalidErrorIsInvalidData(t *testing.T) {
 	var err error = &InvalidError{Dir: "in", Result: &Result{Report: &Report{Count: 2}}}
-	ce := ctool.As(err)
+	ce := ctool.Explain(err)
 	var inv *InvalidError
 	if ce.Kind != ctool.KindInvalidData || ce.Message != "2 problems in in; the database was not changed" || !errors.As(ce, &inv) {
 		t.Errorf("got %+v, want invalid_data that still carries the report", ce)
@@ -38,7 +38,7 @@ func TestBuildFailedKinds(t *testing.T) {
 		{usage, false, ctool.KindUsage},
 	} {
 		err := buildFailed(c.err, c.committed)
-		ce := ctool.As(err)
+		ce := ctool.Explain(err)
 		if ce.Kind != c.kind || !errors.Is(err, c.err) {
 			t.Errorf("%v: kind %s, want %s, keeping the cause", c.err, ce.Kind, c.kind)
 		}

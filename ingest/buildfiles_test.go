@@ -65,7 +65,7 @@ func TestIngestRefusesSymlinkedDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum, err := ingest.Ingest(context.Background(), input, link, ingest.Options{})
-	if ce := ctool.As(err); sum != nil || ce == nil || ce.Kind != ctool.KindUsage || !strings.Contains(ce.Message, "symbolic link") {
+	if ce := ctool.Explain(err); sum != nil || ce == nil || ce.Kind != ctool.KindUsage || !strings.Contains(ce.Message, "symbolic link") {
 		t.Fatalf("sum %v, err %v: want a usage error about the link", sum, err)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {

@@ -2,11 +2,11 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/textout"
 )
 
 // Rule words name what a problem broke. They are part of the product: CI scripts match on them.
@@ -126,10 +126,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 			}
 		}
 		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		if err := textout.JSON(&buf, struct {
 			Valid        bool        `json:"valid"`
 			ErrorCount   int         `json:"error_count"`
 			Shown        int         `json:"shown"`

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/url"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/textout"
 )
 
 // sarifData is the one place data passes on its way into SARIF; it stays exact, as in --format json:
@@ -114,10 +114,7 @@ func (r *Report) writeSARIF(w io.Writer) error {
 		run.Properties = map[string]any{"comparison": r.Comparison}
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}); err != nil {
+	if err := textout.JSON(&buf, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}); err != nil {
 		return err
 	}
 	_, err := w.Write(escape.JSON(buf.Bytes())) // exact JSON, the characters JSON allows raw as \u escapes

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -26,7 +25,7 @@ func Instructions() string {
 		"続きは ORDER BY ... LIMIT %d OFFSET %d で取得します。現在の東京時刻は tokyo_now()、店舗が営業中かは is_open(store_id, tokyo_now()) で判断します。"+
 		"結果は {\"results\", \"count\", \"truncated\"}、エラーは isError の結果で {\"error\", \"kind\", \"hint\"} です。"+
 		"0件のときの \"hint\" は一致する行のない条件と、その列にある近い値を示します（'カフェ' なら 'cafe'）。"+
-		"カラムの一覧と検索例は各ツールの説明にあります。\n", query.RowCap, query.RowCap, query.RowCap)
+		"カラムの一覧と検索例は各ツールの説明にあります。\n", schema.RowCap, schema.RowCap, schema.RowCap)
 	return b.String()
 }
 
@@ -50,8 +49,8 @@ func outputSchema(d *schema.Dataset) json.RawMessage {
 		s = map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				"results":   map[string]any{"type": "array", "maxItems": query.RowCap, "items": map[string]any{"type": "object"}, "description": "one object per row, columns in the SELECT's order"},
-				"count":     map[string]any{"type": "integer", "minimum": 0, "maximum": query.RowCap},
+				"results":   map[string]any{"type": "array", "maxItems": schema.RowCap, "items": map[string]any{"type": "object"}, "description": "one object per row, columns in the SELECT's order"},
+				"count":     map[string]any{"type": "integer", "minimum": 0, "maximum": schema.RowCap},
 				"truncated": map[string]any{"type": "boolean", "description": "more rows matched than were returned"},
 				"message":   map[string]any{"type": "string", "description": "when nothing matched"},
 				"hint":      map[string]any{"type": "string", "description": "when truncated: how to narrow the query or page"},

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -127,11 +127,10 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	res, err := h.engine.Query(ctx, d, sqlText)
-	if e := ctool.As(err); e != nil && e.Kind == ctool.KindTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		// The model cannot change the server's timeout; it can make the query cheaper.
-		return nil, e.WithHint(fmt.Sprintf("a cheaper query: every call stops after %s", h.timeout))
+	if err != nil {
+		return nil, query.TimeoutHint(ctx, err, h.timeout, 0)
 	}
-	return res, err
+	return res, nil
 }
 
 // profile answers get_user_profile as `ctool profile --format json` does, with every rule of that
@@ -167,12 +166,12 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error)
 	var out *mcp.CallToolResult
 	if err == nil {
 		var b bytes.Buffer
-		if err = query.WriteJSON(&b, doc); err == nil {
+		if err = textout.JSON(&b, doc); err == nil {
 			out = jsonResult(b.Bytes())
 		}
 	}
 	if err != nil {
-		e := ctool.As(err)
+		e := ctool.Explain(err)
 		out, entry.Refusal = errorResult(e), e.Kind
 	}
 	h.log.write(*entry, start)
@@ -192,7 +191,8 @@ func jsonResult(doc []byte) *mcp.CallToolResult {
 // in JSON mode, {"error", "kind", "hint"?}. It has no structured content: that is for answers, which
 // the output schema describes.
 func errorResult(e *ctool.Error) *mcp.CallToolResult {
-	b, err := json.Marshal(e)
+	// json.Marshal would escape <, > and & in what MarshalJSON wrote; the commands do not.
+	b, err := textout.Marshal(e)
 	if err != nil {
 		b = []byte(`{"error":"internal error","kind":"internal"}`)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/profile"
@@ -183,6 +184,9 @@ func TestArgument(t *testing.T) {
 		{"search_stores", `{"sql": "SELECT 1"}`, "", "search_stores: (root): sql_query is required; (root): Additional property sql is not allowed"},
 		{"search_stores", `["SELECT 1"]`, "", "search_stores: the arguments must be a JSON object"},
 		{"search_stores", `{"sql_query": "` + strings.Repeat("x", 100001) + `"}`, "", "search_stores: sql_query: String length must be less than or equal to 100000"},
+		// maxLength counts characters, as the guard does (schema.MaxQueryChars): 3 bytes each here.
+		{"search_stores", `{"sql_query": "` + strings.Repeat("あ", 100000) + `"}`, strings.Repeat("あ", 100000), ""},
+		{"search_stores", `{"sql_query": "` + strings.Repeat("あ", 100001) + `"}`, "", "search_stores: sql_query: String length must be less than or equal to 100000"},
 		{"get_user_profile", `{"profile_id": "user_criollo_heavy"}`, "user_criollo_heavy", ""},
 		{"get_user_profile", `{"profile_id": ""}`, "", ""},
 		{"get_user_profile", `{"profile_id": ["a", "b"]}`, "", profile.MsgOneID},
@@ -251,5 +255,15 @@ func TestHandlerRefusesForeignHostsAndOrigins(t *testing.T) {
 		if resp.StatusCode != tc.want {
 			t.Errorf("Host %q Origin %q: status %d, want %d", tc.host, tc.origin, resp.StatusCode, tc.want)
 		}
+	}
+}
+
+// A failed call's text is the error as `ctool query --format json` prints it: <, > and & as they are.
+func TestErrorResultAsTheCommandPrintsIt(t *testing.T) {
+	e := &ctool.Error{Kind: ctool.KindSQL, Message: `no column "a<b" & more`, Hint: "x > 1"}
+	r := errorResult(e)
+	want := `{"error":"no column \"a<b\" & more","kind":"sql_error","hint":"x > 1"}`
+	if got := r.Content[0].(*mcp.TextContent).Text; got != want || !r.IsError {
+		t.Errorf("errorResult = %s (isError %v), want %s", got, r.IsError, want)
 	}
 }

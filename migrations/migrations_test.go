@@ -70,6 +70,19 @@ func TestVerifyNoticesDrift(t *testing.T) {
 	}
 }
 
+// The macros of the database are exactly those the guard lets queries call.
+func TestVerifyNoticesMacroDrift(t *testing.T) {
+	for _, change := range []string{"CREATE MACRO extra_macro(x) AS x + 1", "DROP MACRO tokyo_now"} {
+		db := mustOpenDB(t, Main)
+		if _, err := db.Exec(change); err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyMain(context.Background(), db); err == nil || !strings.Contains(err.Error(), "macros") {
+			t.Errorf("after %s, VerifyMain = %v, want a macro mismatch", change, err)
+		}
+	}
+}
+
 // Only required columns are NOT NULL: an empty cell loads as NULL, so a NOT NULL optional column would
 // refuse valid data, and a nullable required one would hide a load that lost values.
 func TestVerifyNoticesNotNullDrift(t *testing.T) {

@@ -34,10 +34,37 @@ func VerifyMain(ctx context.Context, db *sql.DB) error {
 			problems = append(problems, compare(v.Name, viewColumns(d, v))...)
 		}
 	}
+	macros, err := macrosOf(ctx, db)
+	if err != nil {
+		return err
+	}
+	if want := schema.Macros(); fmt.Sprint(macros) != fmt.Sprint(want) {
+		problems = append(problems, fmt.Sprintf("the database has macros %v, schema/ names %v", macros, want))
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("database does not match schema/: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// macrosOf lists the macros the migrations created, sorted: the guard lets queries call exactly
+// schema.Macros, so the two must name the same ones.
+func macrosOf(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT function_name FROM duckdb_functions()
+		WHERE function_type IN ('macro', 'table_macro') AND NOT internal AND schema_name = 'main' ORDER BY function_name`)
+	if err != nil {
+		return nil, fmt.Errorf("read the database's macros: %w", err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	return names, rows.Err()
 }
 
 // VerifyProfiles checks the profiles database: source_file, then every profile column, typed.

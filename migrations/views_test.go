@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/azabudai/ctool/query/querytest"
 )
 
 // insertStore adds a store with only the columns the views read; the rest are NULL, as empty cells load.
@@ -94,26 +96,17 @@ func rowsOf(tb testing.TB, db *sql.DB, query string, args ...any) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
+	_, values, err := querytest.Rows(rows)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	var lines []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			tb.Fatal(err)
-		}
+	for _, vals := range values {
 		var cells []string
 		for _, v := range vals {
 			cells = append(cells, fmt.Sprint(v))
 		}
 		lines = append(lines, strings.Join(cells, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	return strings.Join(lines, "\n")
 }

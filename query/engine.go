@@ -16,9 +16,6 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-// RowCap is the most rows a query returns; one more is read to know whether more matched.
-const RowCap = schema.RowCap
-
 // MaxResultBytes caps the text a result may carry: ten rows can still hold huge cells (list(),
 // string_agg), and an agent's context is not the place for them.
 const MaxResultBytes = 1 << 20
@@ -34,7 +31,7 @@ type Column struct {
 	Type string // DuckDB's type name
 }
 
-// Result is one query's answer: at most RowCap rows, values already converted to JSON-ready Go values.
+// Result is one query's answer: at most schema.RowCap rows, values already converted to JSON-ready Go values.
 type Result struct {
 	Dataset   *schema.Dataset
 	Columns   []Column
@@ -94,7 +91,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	}
 	defer conn.Close()
 	policy := guard.ForDataset(d)
-	checked, err := guard.Check(ctx, conn, sqlText, policy, RowCap)
+	checked, err := guard.Check(ctx, conn, sqlText, policy, schema.RowCap)
 	if err != nil {
 		return nil, failure(ctx, err)
 	}
@@ -111,7 +108,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	return res, err
 }
 
-// readResult reads at most RowCap rows, leaving out the policy's hidden columns by name.
+// readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.
 func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, rows *sql.Rows) (*Result, error) {
 	types, err := rows.ColumnTypes()
 	if err != nil {
@@ -140,7 +137,7 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 	// The budget runs while values are converted: a result never grows past MaxResultBytes in memory.
 	size := &budget{left: MaxResultBytes}
 	for rows.Next() {
-		if len(res.Rows) == RowCap {
+		if len(res.Rows) == schema.RowCap {
 			res.Truncated = true
 			break
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 )
 
 // newEngine returns an engine over a database built from the sample data.
@@ -27,7 +28,7 @@ func newEngine(t *testing.T) *query.Engine {
 func jsonOf(t *testing.T, res *query.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := query.WriteJSON(&b, query.Document(res)); err != nil {
+	if err := textout.JSON(&b, query.Document(res)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

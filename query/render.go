@@ -2,13 +2,14 @@ package query
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -30,17 +31,18 @@ var Formats = []string{FormatTable, FormatJSON, FormatJSONL, FormatCSV, FormatMa
 const displayWidth = 60
 
 // TruncatedHint tells an agent what to do when more rows matched than were returned.
-const TruncatedHint = "more rows matched than the 10 returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT 10 OFFSET 10"
+var TruncatedHint = fmt.Sprintf("more rows matched than the %d returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT %d OFFSET %d",
+	schema.RowCap, schema.RowCap, schema.RowCap)
 
 // Write renders res in format to out. notes receives remarks for people (the truncation hint, left-out
 // columns) in the formats that have no place for them.
 func Write(out, notes io.Writer, format string, res *Result) error {
 	switch format {
 	case FormatJSON:
-		return WriteJSON(out, Document(res))
+		return textout.JSON(out, Document(res))
 	case FormatJSONL:
 		for _, row := range res.Rows {
-			b, err := marshal(rowObject(res.Columns, row))
+			b, err := textout.Marshal(rowObject(res.Columns, row))
 			if err != nil {
 				return err
 			}
@@ -116,14 +118,6 @@ func omittedNote(res *Result) string {
 		strings.Join(res.Omitted, ", "), strings.Join(hidden, ", "), res.Dataset.Name)
 }
 
-// WriteJSON writes v indented and without HTML escaping: agents and people read it.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 func rowObject(cols []Column, values []any) orderedObject {
 	obj := make(orderedObject, len(cols))
 	for i, c := range cols {
@@ -162,7 +156,7 @@ func cellText(v any) string {
 	case string:
 		return x
 	}
-	b, err := marshal(v)
+	b, err := textout.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -178,12 +172,11 @@ func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 		_, err := fmt.Fprintln(out, res.Dataset.ZeroMessage)
 		return err
 	}
-	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone)}
+	opts := []tablewriter.Option{tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone)}
 	if markdown {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
-	t := tablewriter.NewTable(out, opts...)
+	t := textout.Table(out, opts...)
 	header := make([]string, len(res.Columns))
 	for i, c := range res.Columns {
 		header[i] = escape.Visible(c.Name)

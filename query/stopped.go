@@ -1,7 +1,29 @@
 package query
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/azabudai/ctool"
+)
 
 // Stopped is the error of a query whose context ended before it answered, as Query gives it: a
 // timeout when its deadline passed, "cancelled" when its caller gave up.
 func Stopped(ctx context.Context) error { return stopped(ctx) }
+
+// TimeoutHint gives a query that ran past its time limit (err of kind timeout, ctx not cancelled by
+// its caller) the hint every caller gives: a cheaper query and, where the caller may raise the limit
+// (max > 0: ctool query's --timeout), a larger one. Any other error comes back unchanged.
+func TimeoutHint(ctx context.Context, err error, limit, max time.Duration) error {
+	e := ctool.Explain(err)
+	if e == nil || e.Kind != ctool.KindTimeout || errors.Is(ctx.Err(), context.Canceled) {
+		return err
+	}
+	if max > 0 {
+		return e.WithHint(fmt.Sprintf("a cheaper query, or a larger --timeout (now %s, at most %s)", limit, max))
+	}
+	// An MCP client cannot change the server's timeout; it can make the query cheaper.
+	return e.WithHint(fmt.Sprintf("a cheaper query: every call stops after %s", limit))
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/textout"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -33,13 +34,13 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := marshal(m.key)
+		k, err := textout.Marshal(m.key)
 		if err != nil {
 			return nil, err
 		}
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := marshal(m.value)
+		v, err := textout.Marshal(m.value)
 		if err != nil {
 			return nil, err
 		}
@@ -47,17 +48,6 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// marshal encodes like json.Marshal without escaping <, > and & (agents read this text).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // budget is what is left of a result's size (roughly, bytes of JSON) while its values are converted:

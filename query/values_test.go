@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"testing"
 
+	"github.com/azabudai/ctool/textout"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 
@@ -65,7 +66,7 @@ func TestJSONValue(t *testing.T) {
 			if err := rows.Scan(&raw); err != nil {
 				t.Fatal(err)
 			}
-			got, err := marshal(jsonValue(raw, types[0].DatabaseTypeName(), &budget{left: MaxResultBytes}))
+			got, err := textout.Marshal(jsonValue(raw, types[0].DatabaseTypeName(), &budget{left: MaxResultBytes}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,9 @@
 package schema
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Tool is one entry of the function-calling manifest: enough for an agent framework to register a
 // ctool command as a tool without copying its description by hand.
@@ -27,7 +30,7 @@ func ManifestWith(v Vocabulary) []Tool {
 			t.Argv = []string{"ctool", "profile", "--format", "json", "--", "{profile_id}"}
 			t.Command = "ctool profile --format json -- {profile_id}"
 		} else {
-			t.InputSchema = inputSchema("sql_query", "実行するSQLクエリ（SELECT文1つのみ。結果は最大10件）", 1, 100000)
+			t.InputSchema = inputSchema("sql_query", fmt.Sprintf("実行するSQLクエリ（SELECT文1つのみ。結果は最大%d件）", RowCap), 1, MaxQueryChars)
 			// "--" ends the flags, so SQL that starts with a "-- comment" line is never read as one.
 			t.Argv = []string{"ctool", "query", d.Name, "--format", "json", "--", "{sql_query}"}
 			t.Command = "ctool query " + d.Name + " --format json -- {sql_query}"

@@ -28,7 +28,8 @@ const (
 	typeError  byte = 'E'
 )
 
-// maxFrame bounds one frame: a query's text is at most 100 kB and a result about 1 MiB, so anything
+// maxFrame bounds one frame: a query's text is at most 400 kB (schema.MaxQueryChars characters) and a
+// result about 1 MiB, so anything
 // near this is a broken peer.
 const maxFrame = 64 << 20
 

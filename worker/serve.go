@@ -93,7 +93,7 @@ func serveQueries(c *conn, queries <-chan *request, mu *sync.Mutex, current *uin
 		res, err := runOne(ctx, req, run)
 		stop()
 		if err != nil {
-			e := ctool.As(err)
+			e := ctool.Explain(err)
 			f := failure{Seq: req.Seq, Kind: string(e.Kind), Message: e.Message, Hint: e.Hint}
 			if poisoned(e.Message) {
 				f.Kind, f.Message, f.Hint, f.Exit = string(ctool.KindCrashed), engineFailure(e.Message), CrashedHint, true
@@ -150,6 +150,6 @@ func engineFailure(msg string) string {
 // Refuse is a worker's answer when it cannot serve at all (no database, say): the error the
 // supervisor passes on to the caller that started it.
 func Refuse(out io.Writer, err error) error {
-	e := ctool.As(err)
+	e := ctool.Explain(err)
 	return newConn(out).sendJSON(typeError, failure{Kind: string(e.Kind), Message: e.Message, Hint: e.Hint})
 }

@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/azabudai/ctool/query/querytest"
+	"github.com/azabudai/ctool/textout"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
 
@@ -43,26 +45,17 @@ func run(dir, query string) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	cols, values, err := querytest.Rows(rows)
 	if err != nil {
 		return err
 	}
 	// Ordered pairs rather than a map keep the columns in SELECT order, as ctool prints them.
 	var results []json.RawMessage
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	for _, vals := range values {
 		obj := []byte{'{'}
 		for i, c := range cols {
-			k, _ := json.Marshal(c)
-			v, err := json.Marshal(vals[i])
+			k, _ := textout.Marshal(c)
+			v, err := textout.Marshal(vals[i])
 			if err != nil {
 				return err
 			}
@@ -73,11 +66,5 @@ func run(dir, query string) error {
 		}
 		results = append(results, append(obj, '}'))
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{"results": results, "count": len(results)})
+	return textout.JSON(os.Stdout, map[string]any{"results": results, "count": len(results)})
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -188,19 +189,8 @@ func timeSQL(ctx context.Context, live *database.Live, sqlText string, warmup, n
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		_, _, err = querytest.Rows(rows)
+		return err
 	})
 }
 

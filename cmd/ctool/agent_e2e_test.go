@@ -20,6 +20,7 @@ import (
 
 	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/xeipuuv/gojsonschema"
 )
 
@@ -64,20 +65,9 @@ func (e agentEnv) run(stdin string, args ...string) agentResult {
 	return agentResult{stdout.String(), stderr.String(), code}
 }
 
-// queryResponse is the JSON shape of `ctool query --format json`.
-type queryResponse struct {
-	Results   []map[string]any `json:"results"`
-	Count     *int             `json:"count"`
-	Truncated *bool            `json:"truncated"`
-	Message   string           `json:"message"`
-	Hint      string           `json:"hint"`
-	Note      string           `json:"note"`
-	Error     string           `json:"error"`
-}
-
-func decodeQuery(t *testing.T, r agentResult) queryResponse {
+func decodeQuery(t *testing.T, r agentResult) querytest.Doc {
 	t.Helper()
-	var q queryResponse
+	var q querytest.Doc
 	dec := json.NewDecoder(strings.NewReader(r.stdout))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&q); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"sort"
@@ -37,20 +38,31 @@ func newCompletionCommand() *cli.Command {
 			if !slices.Contains(completionShells, shell) {
 				return usageError("unknown shell %q: use bash, zsh or fish", shell)
 			}
-			root := completionTree(c.App)
-			var script string
-			switch shell {
-			case "bash":
-				script = bashCompletion(root)
-			case "zsh":
-				script = zshCompletion(root)
-			case "fish":
-				script = fishCompletion(root)
-			}
-			_, err := fmt.Fprint(c.App.Writer, script)
-			return err
+			return runCompletion(&completionOptions{out: c.App.Writer, app: c.App, shell: shell})
 		},
 	}
+}
+
+// completionOptions is a `ctool completion` command line, checked.
+type completionOptions struct {
+	out   io.Writer
+	app   *cli.App // the commands and flags to complete
+	shell string   // one of completionShells
+}
+
+func runCompletion(opts *completionOptions) error {
+	root := completionTree(opts.app)
+	var script string
+	switch opts.shell {
+	case "bash":
+		script = bashCompletion(root)
+	case "zsh":
+		script = zshCompletion(root)
+	case "fish":
+		script = fishCompletion(root)
+	}
+	_, err := fmt.Fprint(opts.out, script)
+	return err
 }
 
 // compCommand is a command as the completion scripts see it.

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,16 +30,14 @@ func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	e := ctool.As(err)
+	e := ctool.Explain(err)
 	if jsonMode {
 		if errors.As(err, new(answered)) {
 			// The answer on stdout says what is wrong; people reading the terminal get the summary.
 			fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
 		} else {
 			// One line, as the design documents' {"error": "..."}.
-			enc := json.NewEncoder(stdout)
-			enc.SetEscapeHTML(false)
-			enc.Encode(e)
+			textout.JSONLine(stdout, e)
 		}
 		return e.Kind.Status()
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/textout"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
@@ -55,7 +56,7 @@ func (e *env) runIngest(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
+	t := textout.Table(e.stdout, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {
 		t.Append(f.Dataset.Name, escape.Visible(f.Name), fmt.Sprint(f.Rows), f.SHA256[:12])

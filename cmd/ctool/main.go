@@ -4,10 +4,12 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -58,7 +60,7 @@ func newApp(e *env) *cli.App {
 		Usage:   "safe SQL over the Azabudai Hills stores, events and products, for a concierge agent",
 		Version: version,
 		Description: "ctool ingest builds data/ctool.duckdb from the CSV files in input/; ctool query runs one guarded,\n" +
-			"read-only SELECT of an agent against it (at most 10 rows); ctool profile returns one user's profile;\n" +
+			fmt.Sprintf("read-only SELECT of an agent against it (at most %d rows); ctool profile returns one user's profile;\n", schema.RowCap) +
 			"ctool mcp serves the same tools to MCP clients. ctool schema and ctool tools describe the tools for agents.\n" +
 			"Flags may come before or after the arguments; after -- nothing is a flag. With --format json every\n" +
 			"failure is {\"error\", \"kind\", \"hint\"} on stdout.\n\n" + allExitStatuses(),

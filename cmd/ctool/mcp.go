@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 	"time"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
-	"github.com/azabudai/ctool/query"
 	"github.com/urfave/cli/v2"
 )
 
@@ -49,41 +45,63 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop each call after `D` (at most 1m)"},
 			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
 		},
-		Action: e.runMCP,
+		Action: func(c *cli.Context) error {
+			opts, err := e.mcpOptions(c)
+			if err != nil {
+				return err
+			}
+			return runMCP(c.Context, opts)
+		},
 	}
 }
 
-func (e *env) runMCP(c *cli.Context) error {
+// mcpOptions is a `ctool mcp` command line, checked.
+type mcpOptions struct {
+	io         *env // the streams (stdio transport, log) and the memory cap
+	db         string
+	addr       string // --http: serve HTTP here; "" for stdio
+	timeout    time.Duration
+	profiles   string   // NARRATIVE_DATA_FILE
+	profileIDs []string // --profile-id, when given (even empty)
+}
+
+func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
 	if err := noArgs(c); err != nil {
-		return err
+		return nil, err
 	}
 	timeout, err := callTimeout(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	addr := c.String("http")
 	if c.IsSet("allow-remote") && addr == "" {
-		return usageError("--allow-remote applies only with --http")
+		return nil, usageError("--allow-remote applies only with --http")
 	}
 	if addr != "" {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
+			return nil, usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
 		}
 		if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") {
-			return usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
+			return nil, usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
 				WithHint("ctool mcp --http 127.0.0.1:8765, or add --allow-remote behind your own authentication")
 		}
 	}
+	return &mcpOptions{io: e, db: e.dbPath(c), addr: addr, timeout: timeout,
+		profiles: e.getenv("NARRATIVE_DATA_FILE"), profileIDs: setValues(c, "profile-id")}, nil
+}
+
+func runMCP(ctx context.Context, opts *mcpOptions) error {
+	e, addr, timeout := opts.io, opts.addr, opts.timeout
 	if err := e.capMemory(); err != nil {
 		return err
 	}
-	live := database.NewLive(e.dbPath(c))
+	live := database.NewLive(opts.db)
 	defer live.Close()
-	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"), setValues(c, "profile-id")...)
+	finder, err := profile.NewFinder(live, opts.profiles, opts.profileIDs...)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Open the database now: a server without one fails at once, not at its first call.
 	b, release, err := live.Acquire(ctx)
@@ -94,7 +112,7 @@ func (e *env) runMCP(c *cli.Context) error {
 	release()
 
 	log := &lockedWriter{w: e.stderr}
-	pool, err := startPool(ctx, e.dbPath(c), log)
+	pool, err := startPool(ctx, opts.db, log)
 	if err != nil {
 		return err
 	}
@@ -108,71 +126,5 @@ func (e *env) runMCP(c *cli.Context) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, log, addr, timeout, build, mcpserver.Handler(srv))
-}
-
-// serveHTTP serves h on addr until ctx ends, then lets the calls in flight finish.
-func serveHTTP(ctx context.Context, log io.Writer, addr string, timeout time.Duration, build string, h http.Handler) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return usageError("--http %s: %v", addr, err)
-	}
-	// A call lasts at most its timeout plus the engine's grace; writing the answer gets a little more.
-	longest := timeout + query.StopGrace + 5*time.Second
-	var busy activeConns
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
-	mcpserver.LogStart(log, "http://"+ln.Addr().String()+mcpserver.Path, build)
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	// Shutdown stops accepting and waits for the requests in flight. It would also wait up to 5 s for
-	// connections that were opened but never sent a request; once no request is in flight they are
-	// closed at once.
-	stopCtx, cancel := context.WithTimeout(context.Background(), longest)
-	defer cancel()
-	stopped := make(chan error, 1)
-	go func() { stopped <- hs.Shutdown(stopCtx) }()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-stopped:
-			<-served
-			return err
-		case <-tick.C:
-			if busy.none() {
-				hs.Close()
-			}
-		}
-	}
-}
-
-// activeConns counts the connections that are serving a request.
-type activeConns struct {
-	mu     sync.Mutex
-	active map[net.Conn]bool
-}
-
-func (a *activeConns) track(c net.Conn, state http.ConnState) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.active == nil {
-		a.active = map[net.Conn]bool{}
-	}
-	if state == http.StateActive {
-		a.active[c] = true
-	} else {
-		delete(a.active, c)
-	}
-}
-
-func (a *activeConns) none() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.active) == 0
+	return mcpserver.ServeHTTP(ctx, srv, addr, timeout, log, build)
 }

@@ -30,7 +30,9 @@ import (
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -423,11 +425,8 @@ func canonical(t *testing.T, doc []byte) string {
 	var b strings.Builder
 	var value func() error
 	str := func(s string) {
-		var sb bytes.Buffer
-		enc := json.NewEncoder(&sb)
-		enc.SetEscapeHTML(false)
-		enc.Encode(s)
-		b.WriteString(strings.TrimSuffix(sb.String(), "\n"))
+		q, _ := textout.Marshal(s)
+		b.Write(q)
 	}
 	value = func() error {
 		tok, err := dec.Token()
@@ -877,15 +876,12 @@ func TestMCPIngestDuringCalls(t *testing.T) {
 	nameSQL := map[string]any{"sql_query": "SELECT event_name FROM events WHERE event_name LIKE 'BMW X5%'"}
 	eventName := func(t *testing.T) string {
 		r := callTool(t, p, "search_events", nameSQL)
-		var doc struct {
-			Results []struct {
-				EventName string `json:"event_name"`
-			} `json:"results"`
-		}
+		var doc querytest.Doc
 		if r.IsError || json.Unmarshal(r.StructuredContent, &doc) != nil || len(doc.Results) != 1 {
 			t.Fatalf("search_events: %s", r.text())
 		}
-		return doc.Results[0].EventName
+		name, _ := doc.Results[0]["event_name"].(string)
+		return name
 	}
 	if got := eventName(t); got != oldName {
 		t.Fatalf("before the ingest: %q", got)

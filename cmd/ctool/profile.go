@@ -6,8 +6,8 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/profile"
-	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
@@ -53,9 +53,9 @@ func (e *env) runProfile(c *cli.Context) error {
 		return err
 	}
 	if format == "json" {
-		return query.WriteJSON(e.stdout, p)
+		return textout.JSON(e.stdout, p)
 	}
-	t := tablewriter.NewTable(e.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
+	t := textout.Table(e.stdout, tablewriter.WithRowAutoWrap(tw.WrapNone))
 	t.Header("field", "value")
 	for _, row := range [][]string{{"profile_id", p.ProfileID}, {"age", fmt.Sprint(p.Age)}, {"gender", p.Gender},
 		{"user_type", p.UserType}, {"primary_store_id", p.PrimaryStoreID}, {"primary_store_name", p.PrimaryStoreName},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -35,11 +34,11 @@ func newQueryCommand(e *env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "query",
-		Usage:     "run one read-only SELECT (at most 10 rows) on events, stores or products",
+		Usage:     fmt.Sprintf("run one read-only SELECT (at most %d rows) on events, stores or products", schema.RowCap),
 		UsageText: "ctool query <events|stores|products> [--db PATH] [--format table|json|jsonl|csv|markdown] [--timeout D] [--] SQL|-",
 		Description: "Runs exactly one SELECT statement through the guard: no writes, no settings, no files, no other\n" +
 			"databases. Queries may join events, stores and products and their typed views. A query without\n" +
-			"LIMIT gets LIMIT 10 and a larger LIMIT is lowered to 10; page with OFFSET. 'ctool query stores --help'\n" +
+			fmt.Sprintf("LIMIT gets LIMIT %d and a larger LIMIT is lowered to %d; page with OFFSET. 'ctool query stores --help'\n", schema.RowCap, schema.RowCap) +
 			"describes the stores tables and columns (likewise events, products)." + exitStatus("the query ran (zero rows is fine)", queryKinds...),
 		Flags:       queryFlags(),
 		Subcommands: subs,
@@ -71,31 +70,42 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError("pass the SQL as one argument (quote it), or - to read it from stdin").WithHint(c.Command.HelpName + " --help")
 			}
-			sqlText := c.Args().First()
-			if sqlText == "-" {
-				b, err := io.ReadAll(e.stdin)
-				if err != nil {
-					return ctool.Errorf(ctool.KindIO, "read the SQL from stdin: %w", err)
-				}
-				sqlText = string(b)
-			}
-			ctx, cancel := context.WithTimeout(c.Context, timeout)
-			defer cancel()
-			res, err := queryInChild(ctx, e.dbPath(c), d, sqlText)
-			if err != nil {
-				var ce *ctool.Error
-				if errors.As(err, &ce) && ce.Kind == ctool.KindTimeout {
-					return ce.WithHint(fmt.Sprintf("a cheaper query, or a larger --timeout (now %s, at most %s)", timeout, maxQueryTimeout))
-				}
-				return err
-			}
-			if t, ok := e.stdoutTerminal(); ok && format == query.FormatTable {
-				if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
-					return err
-				}
-				return query.WriteHint(e.stderr, res)
-			}
-			return query.Write(e.stdout, e.stderr, format, res)
+			return runQuery(c.Context, &queryOptions{io: e, dataset: d, db: e.dbPath(c), format: format, timeout: timeout, sql: c.Args().First()})
 		},
 	}
+}
+
+// queryOptions is a `ctool query DATASET` command line, checked.
+type queryOptions struct {
+	io      *env // the streams, and whether stdout is a terminal
+	dataset *schema.Dataset
+	db      string
+	format  string
+	timeout time.Duration
+	sql     string // the SQL, or "-" to read it from stdin
+}
+
+func runQuery(ctx context.Context, opts *queryOptions) error {
+	e := opts.io
+	sqlText := opts.sql
+	if sqlText == "-" {
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return ctool.Errorf(ctool.KindIO, "read the SQL from stdin: %w", err)
+		}
+		sqlText = string(b)
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.timeout)
+	defer cancel()
+	res, err := queryInChild(ctx, opts.db, opts.dataset, sqlText)
+	if err != nil {
+		return query.TimeoutHint(ctx, err, opts.timeout, maxQueryTimeout)
+	}
+	if t, ok := e.stdoutTerminal(); ok && opts.format == query.FormatTable {
+		if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
+			return err
+		}
+		return query.WriteHint(e.stderr, res)
+	}
+	return query.Write(e.stdout, e.stderr, opts.format, res)
 }

@@ -34,9 +34,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/query/querytest"
+	"github.com/azabudai/ctool/schema"
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -171,17 +175,6 @@ func (db e2eDB) query(dataset, format, sql string, extra ...string) cliResult {
 // ---------------------------------------------------------------------------------------------
 // Reading the JSON output
 
-// queryDoc is `ctool query --format json` output.
-type queryDoc struct {
-	Results   []map[string]any `json:"results"`
-	Count     *int             `json:"count"`
-	Truncated *bool            `json:"truncated"`
-	Message   string           `json:"message"`
-	Hint      string           `json:"hint"`
-	Note      string           `json:"note"`
-	Error     *string          `json:"error"`
-}
-
 func decodeStrict(s string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
@@ -198,12 +191,12 @@ func decodeStrict(s string, v any) error {
 }
 
 // wantRows checks a successful JSON result: exit 0, results/count/truncated present, count rows.
-func wantRows(t *testing.T, res cliResult) queryDoc {
+func wantRows(t *testing.T, res cliResult) querytest.Doc {
 	t.Helper()
 	if res.code != 0 {
 		t.Fatalf("want exit 0:\n%s", res)
 	}
-	var doc queryDoc
+	var doc querytest.Doc
 	if err := decodeStrict(res.stdout, &doc); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, res)
 	}
@@ -385,6 +378,7 @@ func TestQueryE2E(t *testing.T) {
 	t.Run("seed_limits", func(t *testing.T) { testSeedLimits(t, db) })
 	t.Run("hostile", func(t *testing.T) { testHostile(t, db) })
 	t.Run("harmless", func(t *testing.T) { testHarmlessLimits(t, db) })
+	t.Run("length", func(t *testing.T) { testQueryLength(t, db) })
 	t.Run("bombs", func(t *testing.T) { testBombs(t, db) })
 	t.Run("legit", func(t *testing.T) { testLegit(t, db) })
 	t.Run("hidden", func(t *testing.T) { testHiddenStoreID(t, db) })
@@ -769,38 +763,81 @@ func testHarmlessLimits(t *testing.T, db e2eDB) {
 
 func ptr[T any](v T) *T { return &v }
 
+// testQueryLength: the limit is schema.MaxQueryChars characters, as the tools' maxLength counts, so a
+// Japanese query of 300 KB at the limit runs and one character more is refused (read from stdin, as
+// a query too long for one argument is sent).
+func testQueryLength(t *testing.T, db e2eDB) {
+	head := "SELECT 1 AS one -- "
+	atLimit := head + strings.Repeat("あ", schema.MaxQueryChars-utf8.RuneCountInString(head))
+	res := runCtool(atLimit, "query", "events", "--db", db.path, "--format", "json", "-")
+	if doc := wantRows(t, res); *doc.Count != 1 {
+		t.Fatalf("want one row:\n%s", res)
+	}
+	res = runCtool(atLimit+"あ", "query", "events", "--db", db.path, "--format", "json", "-")
+	wantRefusal(t, res, "query too long. The text has 100001 characters; the limit is 100000.")
+}
+
 // ---------------------------------------------------------------------------------------------
-// Resource bombs: stopped by --timeout or the memory limits, well within the wall-time bound.
+// Resource bombs: each is stopped, and the test checks what stopped it (the error's kind and message),
+// never how long that took: a loaded machine may reach a limit later, or reach another limit first.
+
+// bombStop is one limit that may stop a bomb, as the error reports it.
+type bombStop struct {
+	kind ctool.Kind
+	msg  *regexp.Regexp
+}
+
+func (s bombStop) String() string { return string(s.kind) + " " + s.msg.String() }
+
+var (
+	byTimeout    = bombStop{ctool.KindTimeout, regexp.MustCompile(`^the query ran past its time limit and was stopped; make it cheaper`)}
+	byMemory     = bombStop{ctool.KindSQL, regexp.MustCompile(`^Out of Memory Error: `)} // DuckDB's memory_limit
+	byAddrSpace  = bombStop{ctool.KindTooLarge, regexp.MustCompile(`^the query needed more memory than a query may use and was stopped$`)}
+	byResultSize = bombStop{ctool.KindTooLarge, regexp.MustCompile(`^the result is too large \(over \d+ KiB in \d+ rows\)`)}
+	byStringSize = bombStop{ctool.KindSQL, regexp.MustCompile(`^Out of Range Error: Cannot create a string of size`)}
+)
 
 func testBombs(t *testing.T, db e2eDB) {
-	const wall = 15 * time.Second
-	cases := []struct{ name, sql string }{
-		{"range_1e12_filter", "SELECT count(*) FROM range(CAST(1e12 AS BIGINT)) t(x) WHERE x % 7 = 3"},
-		{"range_literal_filter", "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3"},
-		{"repeat_300MB_x11", "SELECT repeat('x', 300000000) FROM range(11)"},
-		{"string_agg_huge", "SELECT length(string_agg(repeat('x', 1000000), ',')) FROM range(100000)"},
-		{"string_agg_result_too_large", "SELECT string_agg(repeat('x', 1000), ',') AS s FROM range(2000)"},
-		{"recursive_cte_forever", "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t"},
-		{"cross_join_7", "SELECT count(*) FROM events a, events b, events c, events d, events e, events f, events g"},
-		{"list_100M", "SELECT list(x) FROM range(100000000) t(x)"},
-		{"string_over_4GB", "SELECT max(length(repeat(event_name, 100000000))) FROM events"},
+	// Only a guard against a hang: a bomb that is not stopped at all is killed after this.
+	const hangGuard = 2 * time.Minute
+	memory := []bombStop{byMemory, byAddrSpace}
+	cases := []struct {
+		name  string
+		sql   string
+		stops []bombStop // what may stop it, on a fast or a slow machine
+	}{
+		{"range_1e12_filter", "SELECT count(*) FROM range(CAST(1e12 AS BIGINT)) t(x) WHERE x % 7 = 3", []bombStop{byTimeout}},
+		{"range_literal_filter", "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3", []bombStop{byTimeout}},
+		{"repeat_300MB_x11", "SELECT repeat('x', 300000000) FROM range(11)", append([]bombStop{byTimeout, byResultSize}, memory...)},
+		{"string_agg_huge", "SELECT length(string_agg(repeat('x', 1000000), ',')) FROM range(100000)", append([]bombStop{byTimeout}, memory...)},
+		{"string_agg_result_too_large", "SELECT string_agg(repeat('x', 1000), ',') AS s FROM range(2000)", []bombStop{byResultSize}},
+		{"recursive_cte_forever", "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t", append([]bombStop{byTimeout}, memory...)},
+		{"cross_join_7", "SELECT count(*) FROM events a, events b, events c, events d, events e, events f, events g", []bombStop{byTimeout}},
+		{"list_100M", "SELECT list(x) FROM range(100000000) t(x)", append([]bombStop{byTimeout}, memory...)},
+		{"string_over_4GB", "SELECT max(length(repeat(event_name, 100000000))) FROM events", []bombStop{byStringSize}},
 	}
-	timeish := regexp.MustCompile(`(?i)time|stop|memory|too large|size`)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			// A real process, with the memory cap a query process has; the test process keeps its own.
-			res := runCtoolProcess(t, wall, "query", "events", "--db", db.path, "--format", "json", "--timeout", "2s", tc.sql)
+			res := runCtoolProcess(t, hangGuard, "query", "events", "--db", db.path, "--format", "json", "--timeout", "2s", tc.sql)
 			if !res.finished {
-				t.Fatalf("still running after %s (killed):\n%s", wall, res)
+				t.Fatalf("not stopped by any limit (killed after %s):\n%s", hangGuard, res)
 			}
-			if res.elapsed > wall {
-				t.Fatalf("stopped only after %s, want within %s:\n%s", res.elapsed, wall, res)
+			msg, kind, err := jsonError(res.stdout)
+			if err != nil {
+				t.Fatalf("%v:\n%s", err, res)
 			}
-			msg := wantRefusal(t, res, "")
-			if !timeish.MatchString(msg) {
-				t.Fatalf("the error mentions neither time, memory nor size:\n%s", res)
+			stoppedBy := false
+			for _, s := range tc.stops {
+				stoppedBy = stoppedBy || (ctool.Kind(kind) == s.kind && s.msg.MatchString(msg))
 			}
-			t.Logf("stopped after %s: %s", res.elapsed.Round(time.Millisecond), clip(msg, 120))
+			if !stoppedBy {
+				t.Fatalf("stopped by something other than %v:\n%s", tc.stops, res)
+			}
+			if res.code != ctool.Kind(kind).Status() {
+				t.Fatalf("exit %d, want %d for kind %s:\n%s", res.code, ctool.Kind(kind).Status(), kind, res)
+			}
+			t.Logf("%s: %s", kind, clip(msg, 120))
 		})
 	}
 	// The database still answers after the bombs.
@@ -814,25 +851,25 @@ func testLegit(t *testing.T, db e2eDB) {
 	cases := []struct {
 		name, dataset, sql string
 		minCount           int
-		check              func(t *testing.T, doc queryDoc) // optional
+		check              func(t *testing.T, doc querytest.Doc) // optional
 	}{
 		{"like_delete", "events", "SELECT event_name FROM events WHERE description LIKE '%DELETE%'", 0, nil},
 		{"like_drop_table", "events", "SELECT event_name FROM events WHERE description LIKE '%DROP TABLE%'", 0, nil},
 		{"like_semicolon_select", "events", "SELECT event_name FROM events WHERE description LIKE '%; SELECT%'", 0, nil},
 		{"ilike_insert", "products", "SELECT product_name FROM products WHERE product_name ILIKE '%insert%' OR tag = 'update'", 0, nil},
-		{"alias_select", "events", `SELECT event_name AS "select" FROM events LIMIT 1`, 1, func(t *testing.T, doc queryDoc) {
+		{"alias_select", "events", `SELECT event_name AS "select" FROM events LIMIT 1`, 1, func(t *testing.T, doc querytest.Doc) {
 			if _, ok := doc.Results[0]["select"]; !ok {
 				t.Fatalf("no column \"select\": %v", doc.Results[0])
 			}
 		}},
 		{"alias_keywords", "events", `SELECT 1 AS "drop", 2 AS "update", 3 AS "attach"`, 1, nil},
-		{"string_read_csv", "events", "SELECT 'read_csv(''x'')' AS s", 1, func(t *testing.T, doc queryDoc) {
+		{"string_read_csv", "events", "SELECT 'read_csv(''x'')' AS s", 1, func(t *testing.T, doc querytest.Doc) {
 			if doc.Results[0]["s"] != "read_csv('x')" {
 				t.Fatalf("want the string read_csv('x'), got %v", doc.Results[0]["s"])
 			}
 		}},
 		{"string_drop_statement", "events", "SELECT 'SELECT 1; DROP TABLE events' AS s", 1, nil},
-		{"dollar_string", "events", "SELECT $$; DROP TABLE events$$ AS s", 1, func(t *testing.T, doc queryDoc) {
+		{"dollar_string", "events", "SELECT $$; DROP TABLE events$$ AS s", 1, func(t *testing.T, doc querytest.Doc) {
 			if doc.Results[0]["s"] != "; DROP TABLE events" {
 				t.Fatalf("got %v", doc.Results[0]["s"])
 			}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,34 +23,46 @@ func newSchemaCommand(e *env) *cli.Command {
 			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := oneOf("format", format, "text", "json"); err != nil {
+			opts := &schemaOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c)}
+			if err := oneOf("format", opts.format, "text", "json"); err != nil {
 				return err
 			}
-			datasets, err := schemaArgs(c.Args().Slice())
-			if err != nil {
+			var err error
+			if opts.datasets, err = schemaArgs(c.Args().Slice()); err != nil {
 				return err
 			}
-			vocab := e.vocabulary(c)
-			if format == "json" {
-				var docs []schema.Doc
-				for _, d := range datasets {
-					docs = append(docs, schema.DescribeWith(d, vocab))
-				}
-				if len(docs) == 1 {
-					return query.WriteJSON(e.stdout, docs[0])
-				}
-				return query.WriteJSON(e.stdout, docs)
-			}
-			for i, d := range datasets {
-				if i > 0 {
-					fmt.Fprintln(e.stdout, "\n"+strings.Repeat("=", 72)+"\n")
-				}
-				fmt.Fprint(e.stdout, schema.HelpWith(d, vocab))
-			}
-			return nil
+			return runSchema(c.Context, opts)
 		},
 	}
+}
+
+// schemaOptions is a `ctool schema` command line, checked.
+type schemaOptions struct {
+	out      io.Writer
+	format   string // text or json
+	db       string // the database whose label values the descriptions list, if it is built
+	datasets []*schema.Dataset
+}
+
+func runSchema(ctx context.Context, opts *schemaOptions) error {
+	vocab := vocabulary(ctx, opts.db)
+	if opts.format == "json" {
+		var docs []schema.Doc
+		for _, d := range opts.datasets {
+			docs = append(docs, schema.DescribeWith(d, vocab))
+		}
+		if len(docs) == 1 {
+			return textout.JSON(opts.out, docs[0])
+		}
+		return textout.JSON(opts.out, docs)
+	}
+	for i, d := range opts.datasets {
+		if i > 0 {
+			fmt.Fprintln(opts.out, "\n"+strings.Repeat("=", 72)+"\n")
+		}
+		fmt.Fprint(opts.out, schema.HelpWith(d, vocab))
+	}
+	return nil
 }
 
 // schemaArgs maps the command's arguments to datasets; "profile" names the profiles tool.

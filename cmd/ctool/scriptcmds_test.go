@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/azabudai/ctool/query/querytest"
 	"github.com/creack/pty"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 	"golang.org/x/text/encoding/japanese"
@@ -189,29 +190,17 @@ func sqlCheck(args []string) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	_, values, err := querytest.Rows(rows)
 	if err != nil {
 		return err
 	}
 	var lines []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	for _, vals := range values {
 		s := "NULL"
 		if vals[0] != nil {
 			s = fmt.Sprint(vals[0])
 		}
 		lines = append(lines, s)
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	got := strings.Join(lines, "\n")
 	fmt.Println(got)

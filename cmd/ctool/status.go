@@ -1,14 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
-	"github.com/azabudai/ctool/query"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,24 +25,35 @@ func newStatusCommand(e *env) *cli.Command {
 			formatFlag("output `FORMAT`: text or json", "text"),
 			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh"},
 		},
-		Action: e.runStatus,
+		Action: func(c *cli.Context) error {
+			opts := &statusOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c), input: c.String("input"), check: c.Bool("check")}
+			if err := oneOf("format", opts.format, "text", "json"); err != nil {
+				return err
+			}
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runStatus(c.Context, opts)
+		},
 	}
 }
 
-func (e *env) runStatus(c *cli.Context) error {
-	if err := oneOf("format", c.String("format"), "text", "json"); err != nil {
-		return err
-	}
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	st, err := ingest.ReadStatus(c.Context, e.dbPath(c), c.String("input"))
+// statusOptions is a `ctool status` command line, checked.
+type statusOptions struct {
+	out       io.Writer
+	format    string // text or json
+	db, input string
+	check     bool // fail (stale) unless every source is fresh
+}
+
+func runStatus(ctx context.Context, opts *statusOptions) error {
+	st, err := ingest.ReadStatus(ctx, opts.db, opts.input)
 	if err != nil {
 		return err
 	}
-	w := e.stdout
-	if c.String("format") == "json" {
-		if err := query.WriteJSON(w, st); err != nil {
+	w := opts.out
+	if opts.format == "json" {
+		if err := textout.JSON(w, st); err != nil {
 			return err
 		}
 	} else {
@@ -51,7 +62,7 @@ func (e *env) runStatus(c *cli.Context) error {
 			fmt.Fprint(w, " (missing)")
 		}
 		fmt.Fprintln(w)
-		t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+		t := textout.Table(w)
 		t.Header("dataset", "file", "rows", "state")
 		for _, s := range st.Sources {
 			t.Append(s.Dataset, escape.Visible(s.File), fmt.Sprint(s.Rows), s.State)
@@ -60,7 +71,7 @@ func (e *env) runStatus(c *cli.Context) error {
 			return err
 		}
 	}
-	if c.Bool("check") && !st.Current() {
+	if opts.check && !st.Current() {
 		return answered{ctool.Errorf(ctool.KindStale, "the database is out of date").WithHint("ctool ingest")}
 	}
 	return nil

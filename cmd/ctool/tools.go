@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,21 +23,32 @@ func newToolsCommand(e *env) *cli.Command {
 			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json"), dbFlag()},
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := oneOf("format", format, "json", "text"); err != nil {
+			opts := &toolsOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c)}
+			if err := oneOf("format", opts.format, "json", "text"); err != nil {
 				return err
 			}
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			tools := schema.ManifestWith(e.vocabulary(c))
-			if format == "json" {
-				return query.WriteJSON(e.stdout, tools)
-			}
-			for _, t := range tools {
-				fmt.Fprintf(e.stdout, "%-17s %s\n", t.Name, t.Command)
-			}
-			return nil
+			return runTools(c.Context, opts)
 		},
 	}
+}
+
+// toolsOptions is a `ctool tools` command line, checked.
+type toolsOptions struct {
+	out    io.Writer
+	format string // json or text
+	db     string // the database whose label values the descriptions list, if it is built
+}
+
+func runTools(ctx context.Context, opts *toolsOptions) error {
+	tools := schema.ManifestWith(vocabulary(ctx, opts.db))
+	if opts.format == "json" {
+		return textout.JSON(opts.out, tools)
+	}
+	for _, t := range tools {
+		fmt.Fprintf(opts.out, "%-17s %s\n", t.Name, t.Command)
+	}
+	return nil
 }

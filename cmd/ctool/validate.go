@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -74,44 +75,58 @@ func newValidateCommand(e *env) *cli.Command {
 					return usageError("--today must be YYYY-MM-DD, not %q", today)
 				}
 			}
-			opts := ingest.Options{MaxErrors: maxErrors, Contracts: &ingest.Contracts{
-				Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}
-			if opts.MaxFileSize, err = maxFileSize(c); err != nil {
+			opts := &validateOptions{out: e.stdout, errOut: e.stderr, input: input, format: format,
+				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: ingest.Options{MaxErrors: maxErrors, Contracts: &ingest.Contracts{
+					Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}}
+			if opts.check.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
 			}
 			if isTerminal(e.stderr) {
-				opts.Progress = ingest.ProgressBar(e.stderr)
+				opts.check.Progress = ingest.ProgressBar(e.stderr)
 			}
-			res, err := ingest.Validate(input, opts)
-			if err != nil {
-				return err
-			}
-			if err := res.Report.Write(e.stdout, format); err != nil {
-				return err
-			}
-			if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" && format == ingest.FormatGitHub {
-				if err := appendSummary(path, res.Report); err != nil {
-					return err
-				}
-			}
-			if !res.Report.Valid() {
-				return answered{ctool.Errorf(ctool.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), input)}
-			}
-			rows := 0
-			for _, f := range res.Files {
-				rows += f.Rows
-			}
-			warnings := ""
-			if n := res.Report.Warnings; n > 0 {
-				warnings = fmt.Sprintf(", %d warning", n)
-				if n > 1 {
-					warnings += "s"
-				}
-			}
-			fmt.Fprintf(e.stderr, "ctool validate: %s is valid (%d files, %d rows%s)\n", input, len(res.Files), rows, warnings)
-			return nil
+			return runValidate(opts)
 		},
 	}
+}
+
+// validateOptions is a `ctool validate` command line, checked.
+type validateOptions struct {
+	out, errOut io.Writer // the report; the one-line verdict
+	input       string
+	format      string
+	summary     string // GITHUB_STEP_SUMMARY: the file the github format appends the markdown summary to
+	check       ingest.Options
+}
+
+func runValidate(opts *validateOptions) error {
+	res, err := ingest.Validate(opts.input, opts.check)
+	if err != nil {
+		return err
+	}
+	if err := res.Report.Write(opts.out, opts.format); err != nil {
+		return err
+	}
+	if opts.summary != "" && opts.format == ingest.FormatGitHub {
+		if err := appendSummary(opts.summary, res.Report); err != nil {
+			return err
+		}
+	}
+	if !res.Report.Valid() {
+		return answered{ctool.Errorf(ctool.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), opts.input)}
+	}
+	rows := 0
+	for _, f := range res.Files {
+		rows += f.Rows
+	}
+	warnings := ""
+	if n := res.Report.Warnings; n > 0 {
+		warnings = fmt.Sprintf(", %d warning", n)
+		if n > 1 {
+			warnings += "s"
+		}
+	}
+	fmt.Fprintf(opts.errOut, "ctool validate: %s is valid (%d files, %d rows%s)\n", opts.input, len(res.Files), rows, warnings)
+	return nil
 }
 
 // parsePercent reads --max-removed: a percentage from 0 to 100, with or without the % sign.
