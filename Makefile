@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
+.PHONY: all build man run test lint staticcheck fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
 
 all: build
 
@@ -27,6 +27,10 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# Not part of test (it downloads and builds the checker): staticcheck, pinned, clean on every package.
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./guard/

@@ -31,8 +31,8 @@ const (
 	BuildSchema   = "schema_version"
 )
 
-// MemoryLimit bounds DuckDB's buffer memory for one open build.
-const MemoryLimit = "1GB"
+// memoryLimit bounds DuckDB's buffer memory for one open build.
+const memoryLimit = "1GB"
 
 // maxConns is how many queries one build runs at once; more wait for a connection.
 const maxConns = 4
@@ -48,7 +48,7 @@ const attachedAs = "ctool_build"
 var lockdown = []string{
 	"SET temp_directory = ''",
 	"SET GLOBAL TimeZone = 'Asia/Tokyo'",
-	"SET memory_limit = '" + MemoryLimit + "'",
+	"SET memory_limit = '" + memoryLimit + "'",
 	"SET enable_external_access = false",
 	// External access off still lets SQL read the attached file and its WAL.
 	"SET disabled_filesystems = 'LocalFileSystem'",

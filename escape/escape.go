@@ -76,17 +76,17 @@ func Unsafe(r rune) bool {
 	return false
 }
 
-// ExcerptRunes is how many characters of a cell a report quotes.
-const ExcerptRunes = 60
+// excerptRunes is how many characters of a cell a report quotes.
+const excerptRunes = 60
 
-// Quote quotes a cell for a message, cut to ExcerptRunes characters (with … after the cut), in Go
+// Quote quotes a cell for a message, cut to excerptRunes characters (with … after the cut), in Go
 // syntax: every control character is escaped and the quotes show where the cell starts and ends.
 func Quote(s string) string {
 	cut := false
-	if utf8.RuneCountInString(s) > ExcerptRunes {
+	if utf8.RuneCountInString(s) > excerptRunes {
 		n := 0
 		for i := range s {
-			if n == ExcerptRunes {
+			if n == excerptRunes {
 				s, cut = s[:i], true
 				break
 			}

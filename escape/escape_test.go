@@ -31,7 +31,7 @@ func TestQuote(t *testing.T) {
 		{"ok", `"ok"`},
 		{"x\n::warning::y", `"x\n::warning::y"`},
 		{"\u202e", `"\u202e"`},
-		{long, `"` + strings.Repeat("あ", ExcerptRunes) + `"…`},
+		{long, `"` + strings.Repeat("あ", excerptRunes) + `"…`},
 	} {
 		if got := Quote(c.in); got != c.want {
 			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)

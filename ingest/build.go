@@ -148,7 +148,7 @@ func newBuilder(dbPath string, step func(string)) (*builder, error) {
 	}
 	removeAbandoned(dbPath)
 	b.tmpMain = fmt.Sprintf("%s.tmp-%d-%s", dbPath, os.Getpid(), b.buildID)
-	b.profilesPath = ProfilesPath(dbPath, b.buildID)
+	b.profilesPath = profilesPath(dbPath, b.buildID)
 	b.tmpProfiles = fmt.Sprintf("%s.tmp-%d-%s", b.profilesPath, os.Getpid(), b.buildID)
 	return b, nil
 }

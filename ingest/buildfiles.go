@@ -38,9 +38,9 @@ const buildMainFile = "main_file"
 // buildIDPattern matches newBuildID's ids.
 const buildIDPattern = `[0-9a-f]{12}`
 
-// ProfilesPath is the profiles database of a build: beside the main file, named by the build so that
+// profilesPath is the profiles database of a build: beside the main file, named by the build so that
 // renaming the main file into place switches both files at once.
-func ProfilesPath(dbPath, buildID string) string {
+func profilesPath(dbPath, buildID string) string {
 	if stem, ok := strings.CutSuffix(dbPath, ".duckdb"); ok {
 		return stem + ".profiles-" + buildID + ".duckdb"
 	}
@@ -49,7 +49,7 @@ func ProfilesPath(dbPath, buildID string) string {
 
 // profilesName matches the base names of dbPath's profiles files; its group is the build id.
 func profilesName(dbPath string) *regexp.Regexp {
-	ours := regexp.QuoteMeta(filepath.Base(ProfilesPath(dbPath, "\x00")))
+	ours := regexp.QuoteMeta(filepath.Base(profilesPath(dbPath, "\x00")))
 	return regexp.MustCompile("^" + strings.Replace(ours, "\x00", "("+buildIDPattern+")", 1) + "$")
 }
 

@@ -10,28 +10,21 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/azabudai/ctool/schema"
 )
 
 // plan opens the files a load reads and reads their headers, as validation will find them; each stays
 // open for the load. An entry openInput refuses, or a file whose header cannot be read, is left out:
 // validation reports it, and the load is thrown away.
 func plan(dir string, maxSize int64) ([]*File, error) {
-	entries, err := readInputDir(dir)
+	inputs, err := listInputs(dir)
 	if err != nil {
 		return nil, err
 	}
 	var files []*File
-	for _, d := range schema.All() {
-		for _, e := range entries {
-			if e.IsDir() || !d.MatchesFile(e.Name()) {
-				continue
-			}
-			f := &File{Dataset: d, Name: e.Name(), Path: filepath.Join(dir, e.Name())}
-			if err := readHeader(f, maxSize); err == nil {
-				files = append(files, f)
-			}
+	for _, in := range inputs {
+		f := &File{Dataset: in.dataset, Name: in.name(), Path: filepath.Join(dir, in.name())}
+		if err := readHeader(f, maxSize); err == nil {
+			files = append(files, f)
 		}
 	}
 	return files, nil

@@ -16,7 +16,6 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/migrations"
-	"github.com/azabudai/ctool/schema"
 )
 
 // Source states reported by status.
@@ -74,7 +73,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 		st.ProfilesFound = true
 	}
 	// An input directory that cannot be read is an error, not every source missing.
-	entries, err := readInputDir(inputDir)
+	inputs, err := listInputs(inputDir)
 	if err != nil {
 		return nil, err
 	}
@@ -110,19 +109,18 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 		return nil, err
 	}
 	// A data file added since the build (another narrative_data*.csv, say) makes the build stale too.
-	for _, e := range entries {
-		for _, d := range schema.All() {
-			if !e.IsDir() && d.MatchesFile(e.Name()) && !recorded[e.Name()] {
-				sum, err := fileSHA256(filepath.Join(inputDir, e.Name()))
-				if errors.Is(err, os.ErrNotExist) {
-					continue // removed since the directory was listed
-				}
-				if err != nil {
-					return nil, err
-				}
-				st.Sources = append(st.Sources, SourceStatus{Dataset: d.Name, File: e.Name(), State: Stale, SHA256: sum})
-			}
+	for _, in := range inputs {
+		if recorded[in.name()] {
+			continue
 		}
+		sum, err := fileSHA256(filepath.Join(inputDir, in.name()))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // removed since the directory was listed
+		}
+		if err != nil {
+			return nil, err
+		}
+		st.Sources = append(st.Sources, SourceStatus{Dataset: in.dataset.Name, File: in.name(), State: Stale, SHA256: sum})
 	}
 	sort.SliceStable(st.Sources, func(i, j int) bool { return st.Sources[i].Dataset < st.Sources[j].Dataset })
 	return st, nil

@@ -17,10 +17,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -55,7 +53,7 @@ type Result struct {
 // opts.MaxErrors of them, and tells opts.Progress how far it has read. The error is for failures that
 // are not the data's fault.
 func Validate(dir string, opts Options) (res *Result, err error) {
-	entries, err := readInputDir(dir)
+	inputs, err := listInputs(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -82,14 +80,10 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	}
 	files := map[*schema.Dataset][]string{}
 	v.progress.report = opts.Progress
-	for _, d := range schema.All() {
-		for _, e := range entries {
-			if !e.IsDir() && d.MatchesFile(e.Name()) {
-				files[d] = append(files[d], e.Name())
-				if info, err := e.Info(); err == nil {
-					v.progress.now.TotalBytes += info.Size()
-				}
-			}
+	for _, in := range inputs {
+		files[in.dataset] = append(files[in.dataset], in.name())
+		if info, err := in.entry.Info(); err == nil {
+			v.progress.now.TotalBytes += info.Size()
 		}
 	}
 	if opts.Progress != nil {
@@ -100,7 +94,6 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	var storeIDs map[string]bool
 	for _, d := range schema.All() {
 		names := files[d]
-		sort.Strings(names)
 		if len(names) == 0 {
 			want := d.SourceFile
 			if strings.ContainsAny(want, "*?[") {
@@ -134,24 +127,6 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 		}
 	}
 	return res, nil
-}
-
-// readInputDir lists the input directory. Its error wraps the *fs.PathError, so a caller can tell a
-// directory that does not exist (fs.ErrNotExist) from one it may not read (fs.ErrPermission) or a path
-// that is not a directory (syscall.ENOTDIR).
-func readInputDir(dir string) ([]os.DirEntry, error) {
-	info, err := os.Stat(dir)
-	if err == nil && !info.IsDir() {
-		err = &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
-	}
-	var entries []os.DirEntry
-	if err == nil {
-		entries, err = os.ReadDir(dir)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("input directory: %w", err)
-	}
-	return entries, nil
 }
 
 type validator struct {

@@ -13,13 +13,13 @@ import (
 // Path is where the HTTP server answers MCP requests.
 const Path = "/mcp"
 
-// Handler serves srv over streamable HTTP at Path: stateless (no sessions; every POST stands alone)
+// handler serves srv over streamable HTTP at Path: stateless (no sessions; every POST stands alone)
 // and answering with plain JSON rather than an event stream.
 //
 // DNS rebinding: a request that reaches a loopback address with a Host header naming anything else is
-// refused by the SDK (403); Handler also refuses a request whose Origin header names another host
+// refused by the SDK (403); handler also refuses a request whose Origin header names another host
 // (a web page's script), which the Host check alone lets through on a remote server.
-func Handler(srv *mcp.Server) http.Handler {
+func handler(srv *mcp.Server) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -152,7 +151,7 @@ func (h *handlers) findProfile(ctx context.Context, arg *argument, raw json.RawM
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	p, err := h.profiles.Find(ctx, strings.TrimSpace(id))
+	p, err := h.profiles.Find(ctx, id) // Find trims, as for ctool profile
 	if err != nil && ctx.Err() != nil {
 		// The lookup reads one indexed row; only a stuck database gets here.
 		return nil, &ctool.Error{Kind: ctool.KindTimeout, Message: "the profile lookup was stopped: " + ctx.Err().Error(), Err: err}

@@ -14,8 +14,8 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-// DefaultSource is the profile source used when NARRATIVE_DATA_FILE is not set.
-const DefaultSource = "narrative_data.csv"
+// defaultSource is the profile source used when NARRATIVE_DATA_FILE is not set.
+const defaultSource = "narrative_data.csv"
 
 // Messages the design documents specify for get_user_profile.
 const (
@@ -42,7 +42,7 @@ var sourceName = regexp.MustCompile(`^narrative_data[A-Za-z0-9_.-]*\.csv$`)
 // CheckSource validates a NARRATIVE_DATA_FILE value ("" means the default) and returns the source.
 func CheckSource(name string) (string, error) {
 	if name == "" {
-		return DefaultSource, nil
+		return defaultSource, nil
 	}
 	if !sourceName.MatchString(name) || !schema.Profiles.MatchesFile(name) {
 		return "", ctool.Errorf(ctool.KindUsage, "NARRATIVE_DATA_FILE must be a plain narrative_data*.csv file name, not %q", name)

@@ -79,33 +79,40 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	}
 }
 
-func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (*Result, error) {
+func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
+	err = e.onConn(ctx, func(conn *sql.Conn) error {
+		policy := guard.ForDataset(d)
+		checked, err := guard.Check(ctx, conn, sqlText, policy, schema.RowCap)
+		if err != nil {
+			return failure(ctx, err)
+		}
+		rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
+		if err != nil {
+			return explainError(failure(ctx, withoutExcerpt(err, checked.SQL)), sqlText)
+		}
+		defer rows.Close()
+		if res, err = readResult(ctx, d, policy, rows); err == nil && len(res.Rows) == 0 {
+			rows.Close() // the probes use the same connection
+			res.Hint = explainEmpty(ctx, conn, sqlText)
+		}
+		return err
+	})
+	return res, err
+}
+
+// onConn runs f on a connection of the current build, which stays open until f returns.
+func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
-		return nil, failure(ctx, err)
+		return failure(ctx, err)
 	}
 	defer release()
 	conn, err := b.Conn(ctx)
 	if err != nil {
-		return nil, failure(ctx, err)
+		return failure(ctx, err)
 	}
 	defer conn.Close()
-	policy := guard.ForDataset(d)
-	checked, err := guard.Check(ctx, conn, sqlText, policy, schema.RowCap)
-	if err != nil {
-		return nil, failure(ctx, err)
-	}
-	rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
-	if err != nil {
-		return nil, explainError(failure(ctx, withoutExcerpt(err, checked.SQL)), sqlText)
-	}
-	defer rows.Close()
-	res, err := readResult(ctx, d, policy, rows)
-	if err == nil && len(res.Rows) == 0 {
-		rows.Close() // the probes use the same connection
-		res.Hint = explainEmpty(ctx, conn, sqlText)
-	}
-	return res, err
+	return f(conn)
 }
 
 // readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.

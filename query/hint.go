@@ -18,13 +18,13 @@ const maxEditRunes = 64
 // smallVocabulary is the most distinct values a hint lists whole when none is close to the literal.
 const smallVocabulary = 12
 
-// Suggest ranks the values a column holds by how close they are to what a query compared it with, and
+// suggest ranks the values a column holds by how close they are to what a query compared it with, and
 // returns the closest few. literal is the query's text with LIKE or GLOB wildcards already removed.
 // Ranking, best first: another word for the same label (schema.LabelWords); equal once both are
 // folded (NFKC, case, width, surrounding space); one containing the other, folded; a small edit
 // distance. A value equal to the literal as written is never suggested: the condition did not fail
 // for want of it.
-func Suggest(literal string, values []string) []string {
+func suggest(literal string, values []string) []string {
 	fl := schema.Fold(literal)
 	if fl == "" {
 		return nil

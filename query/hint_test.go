@@ -42,8 +42,8 @@ func TestSuggest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Suggest(tt.literal, tt.values); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("Suggest(%q) = %q, want %q", tt.literal, got, tt.want)
+			if got := suggest(tt.literal, tt.values); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("suggest(%q) = %q, want %q", tt.literal, got, tt.want)
 			}
 		})
 	}
@@ -90,10 +90,10 @@ func TestSuggestLongText(t *testing.T) {
 	for i := range values {
 		values[i] = strings.Repeat("x", 500) + fmt.Sprint(i)
 	}
-	if got := Suggest(long, values); got != nil {
-		t.Errorf("Suggest(long) = %q", got)
+	if got := suggest(long, values); got != nil {
+		t.Errorf("suggest(long) = %q", got)
 	}
-	if got := Suggest("x", []string{long + "x"}); len(got) != 1 {
+	if got := suggest("x", []string{long + "x"}); len(got) != 1 {
 		t.Errorf("a long value containing the literal is still suggested: %q", got)
 	}
 }

@@ -482,7 +482,7 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 		if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
 			text = likeText(lit, c.op == "GLOB")
 		}
-		for _, s := range Suggest(text, values) {
+		for _, s := range suggest(text, values) {
 			if !seen[s] && len(close) < maxSuggestions {
 				seen[s] = true
 				close = append(close, s)

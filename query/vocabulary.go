@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/azabudai/ctool/schema"
@@ -11,28 +12,24 @@ import (
 // sorted, at most one more than a description lists. It reads only public relations, through the same
 // locked-down connection as queries.
 func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
-	b, release, err := e.live.Acquire(ctx)
-	if err != nil {
-		return nil, failure(ctx, err)
-	}
-	defer release()
-	conn, err := b.Conn(ctx)
-	if err != nil {
-		return nil, failure(ctx, err)
-	}
-	defer conn.Close()
 	v := schema.Vocabulary{}
-	for _, l := range schema.LabelColumns() {
-		src := "SELECT CAST(" + quoteIdent(l.Column) + " AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
-		if l.List {
-			src = "SELECT CAST(unnest(" + quoteIdent(l.Column) + ") AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+	err := e.onConn(ctx, func(conn *sql.Conn) error {
+		for _, l := range schema.LabelColumns() {
+			src := "SELECT CAST(" + quoteIdent(l.Column) + " AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+			if l.List {
+				src = "SELECT CAST(unnest(" + quoteIdent(l.Column) + ") AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+			}
+			// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
+			values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
+			if err != nil {
+				return failure(ctx, err)
+			}
+			v[schema.VocabKey(l.Relation, l.Column)] = values
 		}
-		// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
-		values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
-		if err != nil {
-			return nil, failure(ctx, err)
-		}
-		v[schema.VocabKey(l.Relation, l.Column)] = values
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return v, nil
 }

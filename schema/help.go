@@ -44,9 +44,6 @@ type ColumnDoc struct {
 	JSONSchema  json.RawMessage `json:"json_schema,omitempty"`
 }
 
-// Describe builds the tool description of a dataset, listing label values from schema/'s words.
-func Describe(d *Dataset) Doc { return DescribeWith(d, nil) }
-
 // DescribeWith builds the tool description of a dataset, listing label values from v, the values of
 // a built database, where it has them.
 func DescribeWith(d *Dataset, v Vocabulary) Doc {

@@ -211,7 +211,7 @@ func TestHelpKeepsTheSeedExamples(t *testing.T) {
 
 func TestDescribeRoundTrips(t *testing.T) {
 	for _, d := range All() {
-		doc := Describe(d)
+		doc := DescribeWith(d, nil)
 		b, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("%s: %v", d.Name, err)
@@ -358,7 +358,7 @@ func TestHelpSaysEmptyCellsAreNull(t *testing.T) {
 // never left out. The walk follows the Go types, so a list field added later is checked too.
 func TestDescribeListsAreArrays(t *testing.T) {
 	for _, d := range All() {
-		b, err := json.Marshal(Describe(d))
+		b, err := json.Marshal(DescribeWith(d, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +369,7 @@ func TestDescribeListsAreArrays(t *testing.T) {
 		checkLists(t, d.Name, reflect.TypeOf(Doc{}), doc)
 	}
 	// The profile tool has no relations, no clock rules and no SQL examples: the lists are still there.
-	b, _ := json.Marshal(Describe(Profiles))
+	b, _ := json.Marshal(DescribeWith(Profiles, nil))
 	for _, key := range []string{`"relations":[]`, `"now":[]`, `"examples":[]`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("the profile description lacks %s: %s", key, b)

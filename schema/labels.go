@@ -44,16 +44,6 @@ func LabelColumns() []LabelColumn {
 	return out
 }
 
-// IsLabel reports whether relation.column is a label column (names compared without case).
-func IsLabel(relation, column string) (LabelColumn, bool) {
-	for _, l := range LabelColumns() {
-		if strings.EqualFold(l.Relation, relation) && strings.EqualFold(l.Column, column) {
-			return l, true
-		}
-	}
-	return LabelColumn{}, false
-}
-
 // LabelWords are other words for the labels the data uses: English and Japanese, kana and kanji. Each
 // group is one meaning. They are used to suggest a value the data holds, never to rewrite a query.
 var LabelWords = [][]string{

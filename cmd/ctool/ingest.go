@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/azabudai/ctool"
@@ -31,32 +33,41 @@ func newIngestCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems"},
 			maxFileSizeFlag(),
 		},
-		Action: e.runIngest,
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			opts := &ingestOptions{out: e.stdout, errOut: e.stderr, input: c.String("input"), db: e.dbPath(c),
+				ingest: ingest.Options{MaxErrors: c.Int("max-errors")}}
+			var err error
+			if opts.ingest.MaxFileSize, err = maxFileSize(c); err != nil {
+				return err
+			}
+			if isTerminal(e.stderr) {
+				opts.ingest.Progress = ingest.ProgressBar(e.stderr)
+			}
+			return runIngest(c.Context, opts)
+		},
 	}
 }
 
-func (e *env) runIngest(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	input, db := c.String("input"), e.dbPath(c)
-	opts := ingest.Options{MaxErrors: c.Int("max-errors")}
-	var err error
-	if opts.MaxFileSize, err = maxFileSize(c); err != nil {
-		return err
-	}
-	if isTerminal(e.stderr) {
-		opts.Progress = ingest.ProgressBar(e.stderr)
-	}
-	sum, err := ingest.Ingest(c.Context, input, db, opts)
+// ingestOptions is a `ctool ingest` command line, checked.
+type ingestOptions struct {
+	out, errOut io.Writer // the summary; the report of invalid data
+	input, db   string
+	ingest      ingest.Options
+}
+
+func runIngest(ctx context.Context, opts *ingestOptions) error {
+	sum, err := ingest.Ingest(ctx, opts.input, opts.db, opts.ingest)
 	var invalid *ingest.InvalidError
 	if errors.As(err, &invalid) {
-		invalid.Report.Write(e.stderr, ingest.FormatText)
+		invalid.Report.Write(opts.errOut, ingest.FormatText)
 	}
 	if err != nil {
 		return err
 	}
-	t := textout.Table(e.stdout, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
+	t := textout.Table(opts.out, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {
 		t.Append(f.Dataset.Name, escape.Visible(f.Name), fmt.Sprint(f.Rows), f.SHA256[:12])
@@ -64,7 +75,7 @@ func (e *env) runIngest(c *cli.Context) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "built %s (schema %d, profiles in %s) in %s\n", sum.DB, sum.SchemaVersion,
+	fmt.Fprintf(opts.out, "built %s (schema %d, profiles in %s) in %s\n", sum.DB, sum.SchemaVersion,
 		filepath.Base(sum.ProfilesDB), sum.Elapsed.Round(1e6))
 	return nil
 }

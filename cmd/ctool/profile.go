@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
@@ -26,36 +28,48 @@ func newProfileCommand(e *env) *cli.Command {
 			dbFlag(),
 			formatFlag("output `FORMAT`: json or table", "json"),
 		},
-		Action: e.runProfile,
+		Action: func(c *cli.Context) error {
+			opts := &profileOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c), source: e.getenv("NARRATIVE_DATA_FILE")}
+			if err := oneOf("format", opts.format, "json", "table"); err != nil {
+				return err
+			}
+			var err error
+			if opts.id, err = profile.ParseID(c.Args().Slice()); err != nil {
+				return err
+			}
+			if err := e.capMemory(); err != nil {
+				return err
+			}
+			return runProfile(c.Context, opts)
+		},
 	}
 }
 
-func (e *env) runProfile(c *cli.Context) error {
-	format := c.String("format")
-	if err := oneOf("format", format, "json", "table"); err != nil {
-		return err
-	}
-	id, err := profile.ParseID(c.Args().Slice())
-	if err != nil {
-		return err
-	}
-	if err := e.capMemory(); err != nil {
-		return err
-	}
-	live := database.NewLive(e.dbPath(c))
+// profileOptions is a `ctool profile` command line, checked.
+type profileOptions struct {
+	out    io.Writer
+	format string // json or table
+	db     string
+	source string // NARRATIVE_DATA_FILE: which ingested profiles file to read
+	id     string
+}
+
+func runProfile(ctx context.Context, opts *profileOptions) error {
+	live := database.NewLive(opts.db)
 	defer live.Close()
-	finder, err := profile.NewFinder(live, e.getenv("NARRATIVE_DATA_FILE"))
+	finder, err := profile.NewFinder(live, opts.source)
 	if err != nil {
 		return err
 	}
-	p, err := finder.Find(c.Context, id)
+	p, err := finder.Find(ctx, opts.id)
 	if err != nil {
 		return err
 	}
-	if format == "json" {
-		return textout.JSON(e.stdout, p)
+	out := opts.out
+	if opts.format == "json" {
+		return textout.JSON(out, p)
 	}
-	t := textout.Table(e.stdout, tablewriter.WithRowAutoWrap(tw.WrapNone))
+	t := textout.Table(out, tablewriter.WithRowAutoWrap(tw.WrapNone))
 	t.Header("field", "value")
 	for _, row := range [][]string{{"profile_id", p.ProfileID}, {"age", fmt.Sprint(p.Age)}, {"gender", p.Gender},
 		{"user_type", p.UserType}, {"primary_store_id", p.PrimaryStoreID}, {"primary_store_name", p.PrimaryStoreName},
@@ -65,6 +79,6 @@ func (e *env) runProfile(c *cli.Context) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "narrative:\n%s\n", p.Narrative)
+	_, err = fmt.Fprintf(out, "narrative:\n%s\n", p.Narrative)
 	return err
 }
