@@ -70,6 +70,11 @@ func (w *watch) readAgainst(path string) {
 	w.against = make(chan againstResult, 1)
 	go func() {
 		snap, err := readAgainst(context.Background(), path)
+		if err == nil {
+			for _, t := range snap.tables {
+				t.index() // sorted here, on the other core, while validation reads
+			}
+		}
 		w.against <- againstResult{snap, err}
 	}()
 }

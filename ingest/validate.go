@@ -228,6 +228,19 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	}
 	f.Bytes = make(map[string]int64, len(columns))
 	f.Filled = make(map[string]int64, len(columns))
+	// Counted per field, not per cell in the maps (two map writes a cell was a tenth of the CPU); the
+	// maps get the same entries at the end: Bytes once a record was counted, Filled once a cell was.
+	colBytes, colFilled, counted := make([]int64, len(columns)), make([]int64, len(columns)), false
+	defer func() {
+		for i, c := range columns {
+			if counted {
+				f.Bytes[c.Name] += colBytes[i]
+			}
+			if colFilled[i] > 0 {
+				f.Filled[c.Name] += colFilled[i]
+			}
+		}
+	}()
 
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
@@ -257,13 +270,13 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		if v.watch != nil {
 			v.watch.observe(f, record)
 		}
+		counted = true
 		for i, cell := range record {
-			c := columns[i]
-			f.Bytes[c.Name] += int64(len(cell))
+			colBytes[i] += int64(len(cell))
 			if cell != "" {
-				f.Filled[c.Name]++
+				colFilled[i]++
 			}
-			v.cell(f.Path, line, c, cell)
+			v.cell(f.Path, line, columns[i], cell)
 		}
 		if d.PrimaryKey != "" {
 			id := record[indexOf(f.Header, d.PrimaryKey)]
