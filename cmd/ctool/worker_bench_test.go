@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
@@ -52,7 +53,11 @@ func BenchmarkPoolQuery(b *testing.B) {
 		for _, via := range runners {
 			b.Run(q.name+"/"+via.name, func(b *testing.B) {
 				for b.Loop() {
-					if _, err := via.run(ctx, q.d, q.sql); err != nil {
+					// A deadline, as every MCP call has one.
+					ctx, cancel := context.WithTimeout(ctx, time.Minute)
+					_, err := via.run(ctx, q.d, q.sql)
+					cancel()
+					if err != nil {
 						b.Fatal(err)
 					}
 				}
