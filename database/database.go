@@ -55,6 +55,20 @@ var lockdown = []string{
 	"SET lock_configuration = true",
 }
 
+// Threads, when above 0, is how many threads DuckDB uses in each database this process opens (DuckDB's
+// default is one per core). A query worker of `ctool mcp` runs one small query at a time beside its
+// siblings, and waking an idle thread pool costs it more than the pool gains it. Set before opening.
+var Threads int
+
+// lockdownStatements is lockdown with the thread count, which must come before the lock.
+func lockdownStatements() []string {
+	if Threads <= 0 {
+		return lockdown
+	}
+	n := len(lockdown)
+	return append(append(lockdown[:n-1:n-1], fmt.Sprintf("SET threads = %d", Threads)), lockdown[n-1])
+}
+
 // File is one open database file: read-only, locked down, with its build record.
 type File struct {
 	Path  string
@@ -96,7 +110,7 @@ func openFile(ctx context.Context, path string) (*File, error) {
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
-		for _, stmt := range append([]string{use}, lockdown...) {
+		for _, stmt := range append([]string{use}, lockdownStatements()...) {
 			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
 				return fmt.Errorf("lock down %s (%s): %w", path, stmt, err)
 			}

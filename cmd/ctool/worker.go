@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -33,6 +34,10 @@ const (
 	// killed; shorter than the engine's own grace, so a worker whose DuckDB did not stop is never
 	// reused.
 	workerGrace = time.Second
+	// mcpWorkerThreads is DuckDB's thread count in each worker of `ctool mcp`: the server's parallelism
+	// is its workers, and one thread answers its small queries sooner than a pool that must be woken
+	// (bench/results/mcp.md). `ctool query`'s child keeps one thread per core for its big scans.
+	mcpWorkerThreads = 1
 )
 
 func newWorkerCommand(e *env) *cli.Command {
@@ -40,7 +45,8 @@ func newWorkerCommand(e *env) *cli.Command {
 		Name:   workerCommand,
 		Hidden: true,
 		Usage:  "run agents' queries for a ctool process (internal)",
-		Flags:  []cli.Flag{dbFlag()},
+		Flags: []cli.Flag{dbFlag(),
+			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads; 0 for one per core"}},
 		Action: e.runWorker,
 	}
 }
@@ -52,6 +58,7 @@ func (e *env) runWorker(c *cli.Context) error {
 	if err := e.capMemory(); err != nil {
 		return worker.Refuse(e.stdout, err)
 	}
+	database.Threads = c.Int("threads")
 	live := database.NewLive(e.dbPath(c))
 	defer live.Close()
 	engine := query.NewEngine(live)
@@ -94,8 +101,8 @@ func limitCPU(ctx context.Context) {
 }
 
 // newPool returns a pool of query workers on the database at path, each a child process of this
-// binary that opens it read-only.
-func newPool(path string, size, max, queue int, log io.Writer) (*worker.Pool, error) {
+// binary that opens it read-only with DuckDB on threads threads (0: one per core).
+func newPool(path string, size, max, queue, threads int, log io.Writer) (*worker.Pool, error) {
 	// /proc/self/exe still starts this very binary after an upgrade has replaced or removed its file;
 	// the path os.Executable names would then be another version, or nothing.
 	exe := "/proc/self/exe"
@@ -107,7 +114,7 @@ func newPool(path string, size, max, queue int, log io.Writer) (*worker.Pool, er
 	cfg := worker.Config{
 		Command: func() *exec.Cmd {
 			// Args[0] stays "ctool": the test binary serves as ctool by that name.
-			return &exec.Cmd{Path: exe, Args: []string{"ctool", workerCommand, "--db=" + path}}
+			return &exec.Cmd{Path: exe, Args: []string{"ctool", workerCommand, "--db=" + path, "--threads=" + strconv.Itoa(threads)}}
 		},
 		Size: size, Max: max, Queue: queue, Grace: workerGrace,
 	}
@@ -139,7 +146,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // startPool starts the query workers of `ctool mcp` and waits until they have opened the database.
 func startPool(ctx context.Context, path string, log io.Writer) (*worker.Pool, error) {
-	pool, err := newPool(path, mcpWorkers, mcpMaxWorkers, mcpQueue, log)
+	pool, err := newPool(path, mcpWorkers, mcpMaxWorkers, mcpQueue, mcpWorkerThreads, log)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +160,7 @@ func startPool(ctx context.Context, path string, log io.Writer) (*worker.Pool, e
 // queryInChild runs one query of `ctool query` in a worker process, so that a query that crashes
 // DuckDB or exhausts the memory is reported as an error of its kind rather than a Go crash dump.
 func queryInChild(ctx context.Context, path string, d *schema.Dataset, sqlText string) (*query.Result, error) {
-	pool, err := newPool(path, 0, 1, 0, nil)
+	pool, err := newPool(path, 0, 1, 0, 0, nil)
 	if err != nil {
 		return nil, err
 	}
