@@ -107,27 +107,6 @@ func glob(t *testing.T, pattern string) []string {
 	return m
 }
 
-// copyDir copies the files of a built database directory.
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // An ingest killed after any step of its build (a child process that ends itself there, like kill -9:
 // no timing involved) leaves what a kill must: before the commit point the previous build byte for
 // byte, still answering with its own profiles; from the commit point on, the new build whole. In
@@ -162,7 +141,7 @@ func TestKilledAtEveryStep(t *testing.T) {
 		committed := i >= slices.Index(buildSteps, ingest.StepCommitted)
 		t.Run(step, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
-			copyDir(t, template, dir)
+			ingesttest.CopyDir(t, template, dir, nil)
 			db := filepath.Join(dir, "ctool.duckdb")
 			old := readBuild(t, db)
 

@@ -19,23 +19,12 @@ import (
 func copyInput(tb testing.TB, dir string, edit func(name, text string) string) string {
 	tb.Helper()
 	out := tb.TempDir()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			tb.Fatal(err)
+	ingesttest.CopyDir(tb, dir, out, func(name string, b []byte) []byte {
+		if edit == nil {
+			return b
 		}
-		text := string(b)
-		if edit != nil {
-			text = edit(e.Name(), text)
-		}
-		if err := os.WriteFile(filepath.Join(out, e.Name()), []byte(text), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
+		return []byte(edit(name, string(b)))
+	})
 	return out
 }
 

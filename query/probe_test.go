@@ -118,19 +118,7 @@ func TestErrorsNameTheFix(t *testing.T) {
 func TestFirstAttemptsOnOtherData(t *testing.T) {
 	input := t.TempDir()
 	sample := ingesttest.SampleInput(t)
-	entries, err := os.ReadDir(sample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, en := range entries {
-		b, err := os.ReadFile(filepath.Join(sample, en.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(input, en.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ingesttest.CopyDir(t, sample, input, nil)
 	// Other vocabularies: capitalised English categories, English tags, Latin store names.
 	rewriteColumn(t, filepath.Join(input, schema.Stores.SourceFile), "category", map[string]string{
 		"cafe": "Coffee House", "restaurant": "Dining", "retail": "Shop", "bar": "Pub", "service": "Services"})

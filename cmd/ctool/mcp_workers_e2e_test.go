@@ -312,25 +312,15 @@ func testStdioProtocol(t *testing.T, db string) {
 // copyInput copies the input directory from to to, replacing old with new once in the stores file.
 func copyInput(t *testing.T, from, to, old, new string) {
 	t.Helper()
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
+	ingesttest.CopyDir(t, from, to, func(name string, b []byte) []byte {
+		if !strings.HasPrefix(name, "filtered_store_data") {
+			return b
 		}
-		if strings.HasPrefix(e.Name(), "filtered_store_data") {
-			if !bytes.Contains(b, []byte(old)) {
-				t.Fatalf("%s has no %q", e.Name(), old)
-			}
-			b = bytes.Replace(b, []byte(old), []byte(new), 1)
+		if !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%s has no %q", name, old)
 		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return bytes.Replace(b, []byte(old), []byte(new), 1)
+	})
 }
 
 // childPIDs maps each child process of pid to its state letter (Z for a zombie).

@@ -5,6 +5,7 @@ package ingesttest
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -42,5 +43,30 @@ func Rebuild(tb testing.TB, input, path string) {
 	}
 	if err != nil {
 		tb.Fatalf("ingest %s: %v", input, err)
+	}
+}
+
+// CopyDir copies the files of from into to, made if missing, passing each file's bytes through edit
+// when it is not nil: tests change a copy of the sample input or of a build, never the original.
+func CopyDir(tb testing.TB, from, to string, edit func(name string, data []byte) []byte) {
+	tb.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if edit != nil {
+			b = edit(e.Name(), b)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
