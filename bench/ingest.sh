@@ -32,19 +32,9 @@ source bench/lib.sh
 
 need_tools hyperfine jq
 
-[[ -x bin/ctool ]] || make build
-say "building the helper programs into bench/out (stripped like bin/ctool, so start-up costs compare)"
-mkdir -p bench/out bench/results
-for prog in gen plainload; do
-	go build -trimpath -ldflags '-s -w' -o "bench/out/$prog" "./bench/$prog"
-done
+build_helpers gen plainload
 
-if [[ ${REGEN:-} == 1 || ! -f $CSV ]]; then
-	say "generating $DIR ($ROWS products rows)"
-	bench/out/gen -rows "$ROWS" -src input -out "$DIR"
-else
-	say "reusing $DIR (REGEN=1 to rewrite it)"
-fi
+generate_input "$DIR" "$ROWS"
 
 say "checking that the generated input is valid"
 bin/ctool validate --input "$DIR"

@@ -14,3 +14,25 @@ need_tools() {
 		fi
 	done
 }
+
+# build_helpers builds bin/ctool if it is missing and the named programs of bench/ into bench/out,
+# stripped like bin/ctool so that start-up costs compare.
+build_helpers() {
+	local prog
+	[[ -x bin/ctool ]] || make build
+	say "building the helper programs into bench/out (stripped like bin/ctool, so start-up costs compare)"
+	mkdir -p bench/out bench/results
+	for prog in "$@"; do
+		go build -trimpath -ldflags '-s -w' -o "bench/out/$prog" "./bench/$prog"
+	done
+}
+
+# generate_input DIR ROWS: the sample files plus a ROWS-row products file in DIR, reused unless REGEN=1.
+generate_input() {
+	if [[ ${REGEN:-} == 1 || ! -f $1/filtered_product_data.csv ]]; then
+		say "generating $1 ($2 products rows)"
+		bench/out/gen -rows "$2" -src input -out "$1"
+	else
+		say "reusing $1 (REGEN=1 to rewrite it)"
+	fi
+}

@@ -60,18 +60,9 @@ if ! bin/ctool query products --help >/dev/null 2>&1; then
 	echo "bench/query.sh: bin/ctool has no 'query products' command; run make build" >&2
 	exit 1
 fi
-say "building the helper programs into bench/out (stripped like bin/ctool, so start-up costs compare)"
-mkdir -p bench/out bench/results
-for prog in gen csvquery; do
-	go build -trimpath -ldflags '-s -w' -o "bench/out/$prog" "./bench/$prog"
-done
+build_helpers gen csvquery
 
-if [[ ${REGEN:-} == 1 || ! -f $DIR/filtered_product_data.csv ]]; then
-	say "generating $DIR ($ROWS products rows)"
-	bench/out/gen -rows "$ROWS" -src input -out "$DIR"
-else
-	say "reusing $DIR (REGEN=1 to rewrite it)"
-fi
+generate_input "$DIR" "$ROWS"
 
 # ingest_into DIR DB: a fresh database, so the benchmark never reads a stale one.
 ingest_into() {

@@ -33,18 +33,9 @@ source bench/lib.sh
 
 need_tools hyperfine jq
 
-[[ -x bin/ctool ]] || make build
-mkdir -p bench/out bench/results
-for prog in gen csvquery; do
-	go build -trimpath -ldflags '-s -w' -o "bench/out/$prog" "./bench/$prog"
-done
+build_helpers gen csvquery
 
-if [[ ${REGEN:-} == 1 || ! -f $CSV ]]; then
-	say "generating $DIR ($ROWS products rows)"
-	bench/out/gen -rows "$ROWS" -src input -out "$DIR"
-else
-	say "reusing $DIR (REGEN=1 to rewrite it)"
-fi
+generate_input "$DIR" "$ROWS"
 
 say "building $AGAINST from the same input (untimed), the build --against compares with"
 rm -f "$AGAINST" "${AGAINST%.duckdb}".profiles-*.duckdb
