@@ -148,6 +148,13 @@ func check(ctx context.Context, conn querier, sqlText string, p Policy, rowCap i
 	return &Checked{SQL: runSQL + strconv.Itoa(rowCap+1), Args: []any{sqlText}}, nil
 }
 
+// Parse returns the one statement of sqlText as DuckDB's parser reads it (numbers as json.Number), for
+// readers of a query the guard already accepted, such as the hints of an empty result; a text Check
+// would refuse gets its *Rejection. The tree is the caller's to read.
+func Parse(ctx context.Context, conn *sql.Conn, sqlText string) (map[string]any, error) {
+	return parse(ctx, conn, sqlText)
+}
+
 // checkText refuses text the parser should never see: too long, not UTF-8, or with a NUL byte, which
 // C APIs would cut the executed text at while the parser read past it.
 func checkText(s string) *Rejection {

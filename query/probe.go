@@ -1,10 +1,8 @@
 package query
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -148,21 +146,8 @@ func (c condition) where() (string, []any) {
 // by itself, and what that column holds instead. It returns "" when it finds nothing to say, or when
 // the context ends first.
 func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
-	var out sql.NullString
-	if err := conn.QueryRowContext(ctx, "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)", sqlText).Scan(&out); err != nil || !out.Valid {
-		return ""
-	}
-	var parsed struct {
-		Error      bool              `json:"error"`
-		Statements []json.RawMessage `json:"statements"`
-	}
-	if json.Unmarshal([]byte(out.String), &parsed) != nil || parsed.Error || len(parsed.Statements) != 1 {
-		return ""
-	}
-	var stmt any
-	d := json.NewDecoder(bytes.NewReader(parsed.Statements[0]))
-	d.UseNumber()
-	if d.Decode(&stmt) != nil {
+	stmt, err := guard.Parse(ctx, conn, sqlText) // the guard's own parse: the same reading it accepted
+	if err != nil {
 		return ""
 	}
 	conds := collectConditions(stmt)
