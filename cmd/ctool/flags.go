@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"io"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -31,14 +31,10 @@ func formatFlag(usage, value string) *cli.StringFlag {
 	return &cli.StringFlag{Name: "format", Value: value, Usage: usage}
 }
 
-// isTerminal reports whether w is a character device, where progress lines are welcome.
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether w is a terminal, where progress lines are welcome.
+func isTerminal(w io.Writer) bool {
+	_, ok := fileTerminal(w)
+	return ok
 }
 
 // oneOf checks a flag value against its allowed values.
