@@ -173,9 +173,4 @@ func (r *Report) Write(w io.Writer, format string) error {
 }
 
 // Problems counts problems in words: "1 problem", "3 problems".
-func Problems(n int) string {
-	if n == 1 {
-		return "1 problem"
-	}
-	return fmt.Sprintf("%d problems", n)
-}
+func Problems(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "problem", "problems")) }
