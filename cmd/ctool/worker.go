@@ -46,7 +46,8 @@ func newWorkerCommand(e *env) *cli.Command {
 		Hidden: true,
 		Usage:  "run agents' queries for a ctool process (internal)",
 		Flags: []cli.Flag{dbFlag(),
-			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads; 0 for one per core"}},
+			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads; 0 for one per core"},
+			&cli.BoolFlag{Name: "warm", Usage: "run a first query before serving (a worker kept for many calls)"}},
 		Action: e.runWorker,
 	}
 }
@@ -70,8 +71,11 @@ func (e *env) runWorker(c *cli.Context) error {
 	}
 	build := b.ID
 	release()
-	// Warm the engine: the first query of a connection costs more than the rest.
-	engine.Query(ctx, schema.Stores, "SELECT 1")
+	if c.Bool("warm") {
+		// The first query of a connection costs more than the rest; a worker of one call (ctool query)
+		// would only pay it earlier.
+		engine.Query(ctx, schema.Stores, "SELECT 1")
+	}
 	return worker.Serve(e.stdin, e.stdout, build, func(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error) {
 		limitCPU(ctx)
 		return engine.Query(ctx, d, sqlText)
@@ -114,7 +118,8 @@ func newPool(path string, size, max, queue, threads int, log io.Writer) (*worker
 	cfg := worker.Config{
 		Command: func() *exec.Cmd {
 			// Args[0] stays "ctool": the test binary serves as ctool by that name.
-			return &exec.Cmd{Path: exe, Args: []string{"ctool", workerCommand, "--db=" + path, "--threads=" + strconv.Itoa(threads)}}
+			return &exec.Cmd{Path: exe, Args: []string{"ctool", workerCommand, "--db=" + path, "--threads=" + strconv.Itoa(threads),
+				"--warm=" + strconv.FormatBool(size > 0)}}
 		},
 		Size: size, Max: max, Queue: queue, Grace: workerGrace,
 	}
