@@ -14,12 +14,13 @@ import (
 // failed, the kind of failure. It never holds the SQL, a result, a profile id or a profile field.
 type callEntry struct {
 	Time      string     `json:"time"`
-	Tool      string     `json:"tool"`
+	Tool      string     `json:"tool,omitempty"`
 	MS        float64    `json:"ms"`
 	Rows      *int       `json:"rows,omitempty"`      // search tools
 	Truncated *bool      `json:"truncated,omitempty"` // search tools
 	Found     *bool      `json:"found,omitempty"`     // get_user_profile
-	Refusal   ctool.Kind `json:"refusal,omitempty"`   // the error's kind when the call failed
+	Subject   string     `json:"subject,omitempty"`   // with auth: a keyed hash of the token's subject
+	Refusal   ctool.Kind `json:"refusal,omitempty"`   // the error's kind, or the reason auth refused it
 }
 
 // callLog writes one JSON line per call; concurrent calls never interleave their lines.
