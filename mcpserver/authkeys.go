@@ -110,7 +110,7 @@ func discover(ctx context.Context, client *http.Client, issuer string, every tim
 		if err := CheckIssuer(meta.JWKSURI); err != nil {
 			return nil, fmt.Errorf("%s: jwks_uri %v", u, err)
 		}
-		ks := &keySet{client: client, uri: meta.JWKSURI, every: every}
+		ks := &keySet{client: client, uri: meta.JWKSURI, every: every, fetched: time.Now()}
 		if err := ks.fetch(ctx); err != nil {
 			return nil, err
 		}
