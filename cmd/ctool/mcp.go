@@ -128,6 +128,8 @@ func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 	case c.IsSet("profile-id"):
 		return nil, usageError("--profile-id and --auth-issuer cannot be used together: with auth, get_user_profile returns the caller's own profile").
 			WithHint("drop --profile-id; the token's --profile-claim names the profile")
+	case mcpserver.CheckIssuer(c.String("auth-issuer")) != nil:
+		return nil, usageError("--auth-issuer: %v", mcpserver.CheckIssuer(c.String("auth-issuer")))
 	case c.String("resource") == "":
 		return nil, usageError("--auth-issuer needs --resource, this server's URL as clients reach it (e.g. https://concierge.example/mcp)")
 	case strings.TrimSpace(c.String("profile-claim")) == "":
