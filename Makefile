@@ -46,9 +46,11 @@ bench-validate: build
 bench-query: build
 	bench/query.sh
 
-# Not part of bench: the MCP server's per-call latency against a process per call.
+# Not part of bench: the MCP server's per-call latency against a process per call, and over HTTP with
+# auth against without.
 bench-mcp: build
 	bench/mcp.sh
+	bench/mcp-auth.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
 conformance: build conformance-auth

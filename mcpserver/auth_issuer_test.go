@@ -38,7 +38,7 @@ type testKey struct {
 	key crypto.Signer
 }
 
-func newTestIssuer(t *testing.T, oidcOnly bool) *testIssuer {
+func newTestIssuer(t testing.TB, oidcOnly bool) *testIssuer {
 	t.Helper()
 	iss := &testIssuer{oidcOnly: oidcOnly, keys: map[string]testKey{}}
 	iss.add("rsa1", jose.RS256, mustRSA(t))
@@ -71,7 +71,7 @@ func newTestIssuer(t *testing.T, oidcOnly bool) *testIssuer {
 	return iss
 }
 
-func mustRSA(t *testing.T) *rsa.PrivateKey {
+func mustRSA(t testing.TB) *rsa.PrivateKey {
 	t.Helper()
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -100,7 +100,7 @@ func (iss *testIssuer) claims(sub string) map[string]any {
 }
 
 // sign mints a token over claims with any key and kid.
-func sign(t *testing.T, alg jose.SignatureAlgorithm, key any, kid string, claims map[string]any) string {
+func sign(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, claims map[string]any) string {
 	t.Helper()
 	opts := (&jose.SignerOptions{}).WithType("at+jwt")
 	if kid != "" {
@@ -118,7 +118,7 @@ func sign(t *testing.T, alg jose.SignatureAlgorithm, key any, kid string, claims
 }
 
 // mint signs claims with the issuer's key kid.
-func (iss *testIssuer) mint(t *testing.T, kid string, claims map[string]any) string {
+func (iss *testIssuer) mint(t testing.TB, kid string, claims map[string]any) string {
 	t.Helper()
 	k := iss.key(kid)
 	return sign(t, k.alg, k.key, kid, claims)
