@@ -62,3 +62,15 @@ func LogStart(w io.Writer, serving, build string) {
 	}
 	w.Write(append(b, '\n'))
 }
+
+// LogWarning writes a warning at start in the format of the other lines: {"time", "warning"}.
+func LogWarning(w io.Writer, warning string) {
+	b, err := json.Marshal(struct {
+		Time    string `json:"time"`
+		Warning string `json:"warning"`
+	}{time.Now().UTC().Format(time.RFC3339Nano), warning})
+	if err != nil {
+		return
+	}
+	w.Write(append(b, '\n'))
+}

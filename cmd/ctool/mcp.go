@@ -177,7 +177,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 			return err
 		}
 	} else if addr != "" && !mcpserver.IsLoopback(addr) {
-		fmt.Fprintf(e.stderr, "ctool mcp: warning: --http %s has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)\n", addr)
+		mcpserver.LogWarning(log, "--http "+addr+" has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
 	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool, Auth: auth})
 	if addr == "" {
