@@ -176,15 +176,9 @@ func (a *Auth) protect(next http.Handler) http.Handler {
 				a.refuse(w, start, refusal{reason: ReasonBatch, subject: subject})
 				return
 			}
-			var msg struct {
-				Method string `json:"method"`
-				Params struct {
-					Name string `json:"name"`
-				} `json:"params"`
-			}
-			if json.Unmarshal(body, &msg) == nil && msg.Method == "tools/call" {
-				if scope := toolScope(msg.Params.Name); scope != "" && !hasScope(ti, scope) {
-					a.refuse(w, start, refusal{reason: ReasonScope, subject: subject, tool: msg.Params.Name, scope: scope})
+			if tool, ok := calledTool(body); ok {
+				if scope := toolScope(tool); scope != "" && !hasScope(ti, scope) {
+					a.refuse(w, start, refusal{reason: ReasonScope, subject: subject, tool: tool, scope: scope})
 					return
 				}
 			}
@@ -192,6 +186,21 @@ func (a *Auth) protect(next http.Handler) http.Handler {
 		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
 	})
+}
+
+// calledTool is the tool a tools/call request names. The keys are matched exactly, as the SDK's
+// decoder matches them (encoding/json's struct fields would also take "Name" for "name").
+func calledTool(body []byte) (string, bool) {
+	var msg map[string]json.RawMessage
+	var method, name string
+	if json.Unmarshal(body, &msg) != nil || json.Unmarshal(msg["method"], &method) != nil || method != "tools/call" {
+		return "", false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(msg["params"], &params) != nil || json.Unmarshal(params["name"], &name) != nil {
+		return "", false
+	}
+	return name, true
 }
 
 // maxBody bounds a request read before the SDK sees it.

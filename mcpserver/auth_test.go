@@ -173,6 +173,9 @@ func TestAuthFailureClasses(t *testing.T) {
 		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
 		{"batch", iss.mint(t, "rsa1", iss.claims(me)), "[" + stores + "]", 400, "", "batch", "", false},
+		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)),
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_user_profile","Name":"search_stores","arguments":{}}}`, 403,
+			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 
 		{"RS256", iss.mint(t, "rsa1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"ES256", iss.mint(t, "ec1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
