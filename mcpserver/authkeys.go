@@ -238,8 +238,6 @@ const (
 	ReasonBatch     = "batch"     // a JSON-RPC batch
 )
 
-var errToken = errors.New("invalid token")
-
 // verify returns the token's info, or the reason it is refused.
 func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, string) {
 	now := v.now()
