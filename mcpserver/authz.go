@@ -41,6 +41,9 @@ func (h *handlers) allowed(req *mcp.CallToolRequest, tool string) (subject strin
 		ti = req.Extra.TokenInfo
 	}
 	if scope := toolScope(tool); !hasScope(ti, scope) {
+		if h.auth.cfg.Refused != nil {
+			h.auth.cfg.Refused(ReasonScope)
+		}
 		return subjectOf(ti), &ctool.Error{Kind: ctool.KindRefused, Message: "this token does not grant " + scope}
 	}
 	return subjectOf(ti), nil
