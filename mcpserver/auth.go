@@ -240,14 +240,15 @@ func (a *Auth) refuse(w http.ResponseWriter, start time.Time, r refusal) {
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", `+meta)
 		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.reason])
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	io.WriteString(w, body+"\n")
+	// Logged before the answer, so a client that reads it finds the line written.
 	a.log.write(callEntry{Tool: r.tool, Subject: r.subject, Refusal: ctool.Kind(r.reason)}, start)
 	if a.cfg.Refused != nil {
 		a.cfg.Refused(r.reason)
 	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	io.WriteString(w, body+"\n")
 }
 
 var describe = map[string]string{

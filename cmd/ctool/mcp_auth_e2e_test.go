@@ -85,7 +85,12 @@ func TestMCPAuth(t *testing.T) {
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
 		t.Errorf("no token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
+	// The log is read from the server's stderr as it comes.
 	log := s.stderr.String()
+	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"missing"`) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		log = s.stderr.String()
+	}
 	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
 		t.Errorf("log:\n%s", log)
 	}
