@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
+.PHONY: all build man run test lint staticcheck fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance conformance-auth clean
 
 all: build
 
@@ -46,13 +46,19 @@ bench-validate: build
 bench-query: build
 	bench/query.sh
 
-# Not part of bench: the MCP server's per-call latency against a process per call.
+# Not part of bench: the MCP server's per-call latency against a process per call, and over HTTP with
+# auth against without.
 bench-mcp: build
 	bench/mcp.sh
+	bench/mcp-auth.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
-conformance: build
+conformance: build conformance-auth
 	conformance/run.sh
+
+# Not part of test: ctool mcp --auth-issuer against oidc-provider and the MCP TypeScript SDK's client (npm).
+conformance-auth: build
+	conformance/auth.sh
 
 clean:
 	rm -rf bin data bench/out

@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/creack/pty v1.1.24
 	github.com/duckdb/duckdb-go/v2 v2.10505.0
+	github.com/go-jose/go-jose/v4 v4.1.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/rivo/uniseg v0.4.7
@@ -14,6 +15,7 @@ require (
 	github.com/xeipuuv/gojsonschema v1.2.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.33.0
+	golang.org/x/time v0.15.0
 )
 
 require (
@@ -58,7 +60,6 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/telemetry v0.0.0-20260209163413-e7419c687ee4 // indirect
-	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 )

@@ -77,6 +77,9 @@ func (a *argument) value(raw json.RawMessage) (string, error) {
 		}
 		return "", nil
 	}
+	if !given {
+		return "", nil // optional: get_user_profile with auth on
+	}
 	var s string
 	err = json.Unmarshal(v, &s)
 	return s, err

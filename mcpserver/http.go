@@ -19,7 +19,10 @@ const Path = "/mcp"
 // DNS rebinding: a request that reaches a loopback address with a Host header naming anything else is
 // refused by the SDK (403); handler also refuses a request whose Origin header names another host
 // (a web page's script), which the Host check alone lets through on a remote server.
-func handler(srv *mcp.Server) http.Handler {
+//
+// With auth, every request to Path needs a bearer token (Auth.protect), and the protected resource
+// metadata is served without one.
+func handler(srv *mcp.Server, auth *Auth) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -28,7 +31,13 @@ func handler(srv *mcp.Server) http.Handler {
 		PropagateRequestCancellation: true,
 	})
 	mux := http.NewServeMux()
-	mux.Handle(Path, checkOrigin(h))
+	if auth == nil {
+		mux.Handle(Path, checkOrigin(h))
+		return mux
+	}
+	mux.Handle(Path, checkOrigin(auth.protect(h)))
+	mux.Handle(MetadataPath+Path, auth.metadataHandler())
+	mux.Handle(MetadataPath, auth.metadataHandler())
 	return mux
 }
 

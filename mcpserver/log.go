@@ -14,12 +14,13 @@ import (
 // failed, the kind of failure. It never holds the SQL, a result, a profile id or a profile field.
 type callEntry struct {
 	Time      string     `json:"time"`
-	Tool      string     `json:"tool"`
+	Tool      string     `json:"tool,omitempty"`
 	MS        float64    `json:"ms"`
 	Rows      *int       `json:"rows,omitempty"`      // search tools
 	Truncated *bool      `json:"truncated,omitempty"` // search tools
 	Found     *bool      `json:"found,omitempty"`     // get_user_profile
-	Refusal   ctool.Kind `json:"refusal,omitempty"`   // the error's kind when the call failed
+	Subject   string     `json:"subject,omitempty"`   // with auth: a keyed hash of the token's subject
+	Refusal   ctool.Kind `json:"refusal,omitempty"`   // the error's kind, or the reason auth refused it
 }
 
 // callLog writes one JSON line per call; concurrent calls never interleave their lines.
@@ -56,6 +57,18 @@ func LogStart(w io.Writer, serving, build string) {
 		Serving string `json:"serving"`
 		Build   string `json:"build"`
 	}{time.Now().UTC().Format(time.RFC3339Nano), serving, build})
+	if err != nil {
+		return
+	}
+	w.Write(append(b, '\n'))
+}
+
+// LogWarning writes a warning at start in the format of the other lines: {"time", "warning"}.
+func LogWarning(w io.Writer, warning string) {
+	b, err := json.Marshal(struct {
+		Time    string `json:"time"`
+		Warning string `json:"warning"`
+	}{time.Now().UTC().Format(time.RFC3339Nano), warning})
 	if err != nil {
 		return
 	}

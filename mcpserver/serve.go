@@ -14,8 +14,9 @@ import (
 )
 
 // ServeHTTP serves srv (handler) on addr until ctx ends, then lets the calls in flight finish. timeout
-// is each call's time limit; log gets the start line naming build.
-func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.Duration, log io.Writer, build string) error {
+// is each call's time limit; log gets the start line naming build. auth, when set, guards the
+// endpoint (the one given to New).
+func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.Duration, log io.Writer, build string, auth *Auth) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", addr, err)
@@ -23,7 +24,7 @@ func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.D
 	// A call lasts at most its timeout plus the engine's grace; writing the answer gets a little more.
 	longest := timeout + query.StopGrace + 5*time.Second
 	var busy activeConns
-	hs := &http.Server{Handler: handler(srv), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	hs := &http.Server{Handler: handler(srv, auth), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
 	LogStart(log, "http://"+ln.Addr().String()+Path, build)
 	served := make(chan error, 1)

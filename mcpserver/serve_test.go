@@ -18,7 +18,7 @@ func TestServeHTTPStopsWhenAsked(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var log bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- ServeHTTP(ctx, srv, "127.0.0.1:0", time.Second, &log, "b1") }()
+	go func() { done <- ServeHTTP(ctx, srv, "127.0.0.1:0", time.Second, &log, "b1", nil) }()
 	cancel()
 	select {
 	case err := <-done:
@@ -37,7 +37,7 @@ func TestServeHTTPAddressTaken(t *testing.T) {
 	}
 	defer ln.Close()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-	err = ServeHTTP(context.Background(), srv, ln.Addr().String(), time.Second, &bytes.Buffer{}, "b1")
+	err = ServeHTTP(context.Background(), srv, ln.Addr().String(), time.Second, &bytes.Buffer{}, "b1", nil)
 	var ce *ctool.Error
 	if !errors.As(err, &ce) || ce.Kind != ctool.KindUsage || !strings.HasPrefix(ce.Message, "--http "+ln.Addr().String()+": ") {
 		t.Errorf("ServeHTTP on a taken address = %v, want a usage error naming --http", err)

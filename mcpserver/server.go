@@ -30,6 +30,9 @@ type Config struct {
 	Version string
 	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
 	Search Searcher
+	// Auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
+	// tools/list shows only the tools it may call, and get_user_profile answers only its own profile.
+	Auth *Auth
 }
 
 // Searcher runs one agent query as query.Engine.Query does: a worker pool, or the engine itself.
@@ -51,7 +54,11 @@ func New(c Config) *mcp.Server {
 	if c.Search != nil {
 		search = c.Search
 	}
-	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log)}
+	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log), auth: c.Auth}
+	if c.Auth != nil {
+		c.Auth.log = h.log
+		srv.AddReceivingMiddleware(listOwnTools)
+	}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted
 	// SQL); a later ingest changes the data, not the tool list a client has already read.
 	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
@@ -59,6 +66,9 @@ func New(c Config) *mcp.Server {
 	cancel()
 	for _, t := range schema.ManifestWith(vocab) {
 		d := datasetOf(t.Name)
+		if d.Private && c.Auth != nil {
+			t = authProfileTool(t, c.Auth.cfg.ProfileClaim)
+		}
 		arg, err := newArgument(t, d)
 		if err != nil {
 			panic(fmt.Sprintf("mcpserver: tool %s: %v", t.Name, err)) // the manifest is fixed at build time
@@ -101,6 +111,7 @@ type handlers struct {
 	profiles *profile.Finder
 	timeout  time.Duration
 	log      *callLog
+	auth     *Auth
 }
 
 // search answers a search tool as `ctool query <dataset> --format json` does: the structured content is
@@ -109,7 +120,11 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		entry := callEntry{Tool: d.Tool, Rows: ptr(0), Truncated: ptr(false)}
-		res, err := h.runSearch(ctx, d, arg, req.Params.Arguments)
+		var res *query.Result
+		var err error
+		if entry.Subject, err = h.allowed(req, d.Tool); err == nil {
+			res, err = h.runSearch(ctx, d, arg, req.Params.Arguments)
+		}
 		var doc any
 		if err == nil {
 			doc, entry.Rows, entry.Truncated = query.Document(res), ptr(len(res.Rows)), ptr(res.Truncated)
@@ -138,7 +153,15 @@ func (h *handlers) profile(arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		entry := callEntry{Tool: schema.Profiles.Tool, Found: ptr(false)}
-		p, err := h.findProfile(ctx, arg, req.Params.Arguments)
+		var p *profile.Profile
+		var err error
+		if entry.Subject, err = h.allowed(req, schema.Profiles.Tool); err == nil {
+			if h.auth != nil {
+				p, err = h.findOwn(ctx, req, arg)
+			} else {
+				p, err = h.findProfile(ctx, arg, req.Params.Arguments)
+			}
+		}
 		entry.Found = ptr(err == nil)
 		return h.answer(&entry, start, p, err), nil
 	}
@@ -149,9 +172,13 @@ func (h *handlers) findProfile(ctx context.Context, arg *argument, raw json.RawM
 	if err != nil {
 		return nil, err
 	}
+	return h.lookup(ctx, h.profiles, id)
+}
+
+func (h *handlers) lookup(ctx context.Context, f *profile.Finder, id string) (*profile.Profile, error) {
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	p, err := h.profiles.Find(ctx, id) // Find trims, as for ctool profile
+	p, err := f.Find(ctx, id) // Find trims, as for ctool profile
 	if err != nil && ctx.Err() != nil {
 		// The lookup reads one indexed row; only a stuck database gets here.
 		return nil, &ctool.Error{Kind: ctool.KindTimeout, Message: "the profile lookup was stopped: " + ctx.Err().Error(), Err: err}

@@ -223,7 +223,7 @@ func TestIsLoopback(t *testing.T) {
 // both are refused before the MCP handler sees them.
 func TestHandlerRefusesForeignHostsAndOrigins(t *testing.T) {
 	srv := newTestServer(t, "/nonexistent/ctool.duckdb")
-	ts := httptest.NewServer(handler(srv))
+	ts := httptest.NewServer(handler(srv, nil))
 	defer ts.Close()
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	for _, tc := range []struct {

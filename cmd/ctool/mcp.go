@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,20 +19,31 @@ import (
 
 func newMCPCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "mcp",
-		Usage:     "serve the four agent tools to MCP clients from one open database (stdio, or HTTP)",
-		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote]] [--timeout D] [--profile-id ID]",
+		Name:  "mcp",
+		Usage: "serve the four agent tools to MCP clients from one open database (stdio, or HTTP)",
+		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote]] [--timeout D] [--profile-id ID]\n" +
+			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N]",
 		Description: "Serves search_events, search_stores, search_products and get_user_profile over the Model Context\n" +
 			"Protocol: the descriptions and input schemas of 'ctool tools', the guard, row cap and JSON answers of\n" +
 			"'ctool query --format json' and every rule of 'ctool profile'. The database is opened once, read-only;\n" +
 			"a new 'ctool ingest' is picked up by the next call, while calls already running finish on the old build.\n\n" +
 			"By default the server speaks on stdin and stdout (the client starts it). With --http it serves\n" +
 			"streamable HTTP at http://ADDR/mcp (stateless, JSON responses) on a loopback address only, unless\n" +
-			"--allow-remote is given (it has no authentication of its own: put it behind a proxy that has);\n" +
-			"requests naming another Host or Origin are refused (DNS rebinding).\n" +
+			"--allow-remote or --auth-issuer is given; requests naming another Host or Origin are refused (DNS\n" +
+			"rebinding).\n\n" +
+			"With --auth-issuer the HTTP server is an OAuth 2.1 resource server: every request needs\n" +
+			"'Authorization: Bearer <JWT access token>' from that issuer (keys found by RFC 8414 or OpenID discovery,\n" +
+			"RS256, ES256 or EdDSA, exp required) whose aud holds the --resource URL. ctool:search grants the three\n" +
+			"search tools, ctool:profile get_user_profile, which then returns only the caller's own profile (the id\n" +
+			"in --profile-claim; any other id is not found). Without a valid token: 401 and WWW-Authenticate naming\n" +
+			"the metadata at /.well-known/oauth-protected-resource/mcp; without the tool's scope: 403; past\n" +
+			"--max-calls-per-user calls in flight or --calls-per-second: 429 with Retry-After. Without\n" +
+			"--auth-issuer, --allow-remote serves every profile to anyone who reaches the port (a warning says so).\n" +
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
-			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), and \"refusal\"\n" +
-			"with the error's kind when it failed. Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
+			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), \"refusal\"\n" +
+			"with the error's kind when it failed, and with auth \"subject\" (a keyed hash, never the id) and, for a\n" +
+			"refused request, the reason: missing, expired, audience, signature, scope, rate or batch.\n" +
+			"Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
 			fmt.Sprintf("\n\nEach search query runs in a worker process (the same binary), %d kept warm and at most %d at once;\n"+
 				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
 				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
@@ -44,6 +56,11 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on an address other machines can reach"},
 			&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop each call after `D` (at most 1m)"},
 			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
+			&cli.StringFlag{Name: "auth-issuer", Usage: "with --http: accept only bearer tokens from the OAuth issuer at `URL` (https, or http on loopback)"},
+			&cli.StringFlag{Name: "resource", Usage: "with --auth-issuer: this server's `URL`, which each token's audience must hold"},
+			&cli.StringFlag{Name: "profile-claim", Value: "sub", Usage: "with --auth-issuer: the token claim `NAME` holding the caller's profile id"},
+			&cli.IntFlag{Name: "max-calls-per-user", Value: 4, Usage: "with --auth-issuer: at most `N` calls in flight per user"},
+			&cli.Float64Flag{Name: "calls-per-second", Value: 20, Usage: "with --auth-issuer: each user's sustained rate `R` (bursts of twice it)"},
 		},
 		Action: func(c *cli.Context) error {
 			opts, err := e.mcpOptions(c)
@@ -63,6 +80,7 @@ type mcpOptions struct {
 	timeout    time.Duration
 	profiles   string   // NARRATIVE_DATA_FILE
 	profileIDs []string // --profile-id, when given (even empty)
+	auth       *mcpserver.AuthConfig
 }
 
 func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
@@ -81,13 +99,49 @@ func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
 			return nil, usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
 		}
-		if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") {
+		if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") && !c.IsSet("auth-issuer") {
 			return nil, usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
-				WithHint("ctool mcp --http 127.0.0.1:8765, or add --allow-remote behind your own authentication")
+				WithHint("ctool mcp --http 127.0.0.1:8765, or add --auth-issuer and --resource, or --allow-remote behind your own authentication")
 		}
 	}
+	auth, err := authOptions(c, addr)
+	if err != nil {
+		return nil, err
+	}
 	return &mcpOptions{io: e, db: e.dbPath(c), addr: addr, timeout: timeout,
-		profiles: e.getenv("NARRATIVE_DATA_FILE"), profileIDs: setValues(c, "profile-id")}, nil
+		profiles: e.getenv("NARRATIVE_DATA_FILE"), profileIDs: setValues(c, "profile-id"), auth: auth}, nil
+}
+
+// authOptions reads the OAuth flags: nil without --auth-issuer, where the others make no sense.
+func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
+	if !c.IsSet("auth-issuer") {
+		for _, name := range []string{"resource", "profile-claim", "max-calls-per-user", "calls-per-second"} {
+			if c.IsSet(name) {
+				return nil, usageError("--%s applies only with --auth-issuer", name)
+			}
+		}
+		return nil, nil
+	}
+	switch {
+	case addr == "":
+		return nil, usageError("--auth-issuer applies only with --http: a stdio server has one client, which started it")
+	case c.IsSet("profile-id"):
+		return nil, usageError("--profile-id and --auth-issuer cannot be used together: with auth, get_user_profile returns the caller's own profile").
+			WithHint("drop --profile-id; the token's --profile-claim names the profile")
+	case mcpserver.CheckIssuer(c.String("auth-issuer")) != nil:
+		return nil, usageError("--auth-issuer: %v", mcpserver.CheckIssuer(c.String("auth-issuer")))
+	case c.String("resource") == "":
+		return nil, usageError("--auth-issuer needs --resource, this server's URL as clients reach it (e.g. https://concierge.example/mcp)")
+	case strings.TrimSpace(c.String("profile-claim")) == "":
+		return nil, usageError("--profile-claim is empty: name the claim holding the profile id (default sub)")
+	case c.Int("max-calls-per-user") < 1:
+		return nil, usageError("--max-calls-per-user %d: want at least 1", c.Int("max-calls-per-user"))
+	case !(c.Float64("calls-per-second") > 0):
+		return nil, usageError("--calls-per-second %v: want more than 0", c.Float64("calls-per-second"))
+	}
+	return &mcpserver.AuthConfig{Issuer: c.String("auth-issuer"), Resource: c.String("resource"),
+		ProfileClaim: c.String("profile-claim"), MaxInFlight: c.Int("max-calls-per-user"),
+		Rate: c.Float64("calls-per-second")}, nil
 }
 
 func runMCP(ctx context.Context, opts *mcpOptions) error {
@@ -117,7 +171,15 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		return err
 	}
 	defer pool.Close()
-	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool})
+	var auth *mcpserver.Auth
+	if opts.auth != nil {
+		if auth, err = mcpserver.NewAuth(ctx, *opts.auth); err != nil {
+			return err
+		}
+	} else if addr != "" && !mcpserver.IsLoopback(addr) {
+		mcpserver.LogWarning(log, "--http "+addr+" has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
+	}
+	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool, Auth: auth})
 	if addr == "" {
 		mcpserver.LogStart(log, "stdio", build)
 		err := srv.Run(ctx, newStdioTransport(e.stdin, e.stdout))
@@ -126,5 +188,5 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		}
 		return err
 	}
-	return mcpserver.ServeHTTP(ctx, srv, addr, timeout, log, build)
+	return mcpserver.ServeHTTP(ctx, srv, addr, timeout, log, build, auth)
 }

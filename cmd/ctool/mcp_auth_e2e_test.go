@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bearer adds a token to every request of the SDK's HTTP client.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// The real binary with --auth-issuer: discovery from an issuer on loopback at start, the SDK's client
+// with a token reading its own profile, a request without one refused, and the log naming the
+// subject only by its hash. (conformance/auth.sh runs the same against oidc-provider.)
+func TestMCPAuth(t *testing.T) {
+	db := ingesttest.Build(t, ingesttest.SampleInput(t))
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	iss := httptest.NewServer(mux)
+	defer iss.Close()
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]string{"issuer": iss.URL, "jwks_uri": iss.URL + "/jwks"})
+	})
+	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Use: "sig"}}})
+	})
+	const resource = "https://concierge.test/mcp"
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, (&jose.SignerOptions{}).WithHeader("kid", "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := jwt.Signed(signer).Claims(map[string]any{"iss": iss.URL, "aud": resource, "sub": "visitor-7",
+		"profile_id": "user_family_weekend", "exp": time.Now().Add(time.Hour).Unix(), "scope": "ctool:search ctool:profile"}).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id")
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ctool-e2e", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 4 {
+		t.Fatalf("tools/list: %v %v", tools, err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_user_profile", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := res.StructuredContent.(map[string]any); res.IsError || got["profile_id"] != "user_family_weekend" {
+		t.Errorf("get_user_profile {}: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+
+	resp, err := http.Post(s.url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	want := `Bearer resource_metadata="https://concierge.test/.well-known/oauth-protected-resource/mcp"`
+	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("no token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+	// The log is read from the server's stderr as it comes.
+	log := s.stderr.String()
+	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"missing"`) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		log = s.stderr.String()
+	}
+	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
+		t.Errorf("log:\n%s", log)
+	}
+}

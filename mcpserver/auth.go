@@ -1,0 +1,263 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/azabudai/ctool"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/time/rate"
+)
+
+// The scopes a token needs: one for the three search tools, one for get_user_profile.
+const (
+	ScopeSearch  = "ctool:search"
+	ScopeProfile = "ctool:profile"
+)
+
+// MetadataPath is where the protected resource metadata (RFC 9728) is served, for the resource at
+// Path and at the root form.
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// AuthConfig makes `ctool mcp --http` an OAuth 2.1 resource server.
+type AuthConfig struct {
+	Issuer   string // the authorization server; its keys are found by discovery
+	Resource string // this server's URL, which each token's aud must contain (RFC 8707)
+	// ProfileClaim names the claim holding the caller's profile id ("" is sub).
+	ProfileClaim string
+	// Fair share per subject: calls in flight, and a token bucket (0 for each is 4, 20/s and 40).
+	MaxInFlight int
+	Rate        float64
+	Burst       int
+	// Refused, when set, hears every refusal's reason word (a metrics counter).
+	Refused func(reason string)
+	// RefetchEvery bounds how often an unknown kid fetches the key set again (0 is 10 s).
+	RefetchEvery time.Duration
+	Client       *http.Client // nil: 10 s timeout, no redirects
+}
+
+// Auth is a resource server's checks, in front of the MCP handler and in each tool.
+type Auth struct {
+	cfg         AuthConfig
+	verifier    *verifier
+	share       *fairShare
+	metadataURL string
+	metadata    *oauthex.ProtectedResourceMetadata
+	log         *callLog // set by New
+}
+
+// Extra keys of a verified token's auth.TokenInfo.
+const (
+	extraProfile = "ctool.profile" // the profile claim's value, when the token has it
+	extraSubject = "ctool.subject" // the keyed hash of the subject, for the log
+)
+
+// NewAuth checks c, discovers the issuer's keys and fetches them: a server that cannot verify
+// tokens fails at start, not at its first call.
+func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
+	if err := CheckIssuer(c.Issuer); err != nil {
+		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer: %v", err)
+	}
+	res, err := url.Parse(c.Resource)
+	if err != nil || CheckIssuer(c.Resource) != nil {
+		return nil, ctool.Errorf(ctool.KindUsage, "--resource %q: want this server's https URL, e.g. https://concierge.example/mcp", c.Resource)
+	}
+	if c.ProfileClaim == "" {
+		c.ProfileClaim = "sub"
+	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = 4
+	}
+	if c.Rate <= 0 {
+		c.Rate = 20
+	}
+	if c.Burst <= 0 {
+		c.Burst = max(1, int(math.Ceil(2*c.Rate)))
+	}
+	if c.RefetchEvery <= 0 {
+		c.RefetchEvery = 10 * time.Second
+	}
+	if c.Client == nil {
+		c.Client = newHTTPClient()
+	}
+	keys, err := discover(ctx, c.Client, c.Issuer, c.RefetchEvery)
+	if err != nil {
+		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer %s: %v", c.Issuer, err)
+	}
+	key := make([]byte, 32)
+	rand.Read(key)
+	meta := *res
+	meta.Path, meta.RawPath = MetadataPath+strings.TrimSuffix(res.Path, "/"), ""
+	return &Auth{
+		cfg: c,
+		verifier: &verifier{issuer: c.Issuer, resource: c.Resource, profileClaim: c.ProfileClaim, keys: keys,
+			subjectKey: key, now: time.Now, cache: map[[32]byte]*auth.TokenInfo{}},
+		share:       newFairShare(c.MaxInFlight, rate.Limit(c.Rate), c.Burst),
+		metadataURL: meta.String(),
+		metadata: &oauthex.ProtectedResourceMetadata{
+			Resource:               c.Resource,
+			AuthorizationServers:   []string{c.Issuer},
+			ScopesSupported:        []string{ScopeSearch, ScopeProfile},
+			BearerMethodsSupported: []string{"header"},
+			ResourceName:           "ctool: Azabudai Hills concierge data",
+		},
+		log: newCallLog(nil),
+	}, nil
+}
+
+// keyedHash names a subject in the log without revealing it: HMAC-SHA-256 under a key made at start,
+// so a subject's lines match within one run and cannot be looked up against a list of ids.
+func keyedHash(key []byte, subject string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(subject))
+	return hex.EncodeToString(m.Sum(nil)[:8])
+}
+
+// subjectOf is a verified token's hashed subject, "" without one.
+func subjectOf(ti *auth.TokenInfo) string {
+	if ti == nil {
+		return ""
+	}
+	s, _ := ti.Extra[extraSubject].(string)
+	return s
+}
+
+type verifiedKey struct{}
+
+// protect puts the checks in front of the MCP handler: a bearer token (401), the caller's fair share
+// (429), no batch (400) and the called tool's scope (403). What passes reaches the SDK through
+// auth.RequireBearerToken, which hands the token's TokenInfo to the tool handlers.
+func (a *Auth) protect(next http.Handler) http.Handler {
+	inner := auth.RequireBearerToken(func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+		if ti, ok := r.Context().Value(verifiedKey{}).(*auth.TokenInfo); ok {
+			return ti, nil
+		}
+		return nil, auth.ErrInvalidToken
+	}, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL, ClockSkew: Skew})(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		fields := strings.Fields(r.Header.Get("Authorization"))
+		if len(fields) != 2 || !strings.EqualFold(fields[0], "Bearer") {
+			a.refuse(w, start, refusal{reason: ReasonMissing}) // no bearer token: RFC 6750 names no error
+			return
+		}
+		ti, reason := a.verifier.verify(r.Context(), fields[1])
+		if ti == nil {
+			a.refuse(w, start, refusal{reason: reason})
+			return
+		}
+		subject := subjectOf(ti)
+		release, wait := a.share.enter(ti.UserID, time.Now())
+		if release == nil {
+			a.refuse(w, start, refusal{reason: ReasonRate, subject: subject, retryAfter: wait})
+			return
+		}
+		defer release()
+		if r.Body != nil && r.Method == http.MethodPost {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+			if err != nil {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] == '[' {
+				a.refuse(w, start, refusal{reason: ReasonBatch, subject: subject})
+				return
+			}
+			if tool, ok := calledTool(body); ok {
+				if scope := toolScope(tool); scope != "" && !hasScope(ti, scope) {
+					a.refuse(w, start, refusal{reason: ReasonScope, subject: subject, tool: tool, scope: scope})
+					return
+				}
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
+	})
+}
+
+// calledTool is the tool a tools/call request names. The keys are matched exactly, as the SDK's
+// decoder matches them (encoding/json's struct fields would also take "Name" for "name").
+func calledTool(body []byte) (string, bool) {
+	var msg map[string]json.RawMessage
+	var method, name string
+	if json.Unmarshal(body, &msg) != nil || json.Unmarshal(msg["method"], &method) != nil || method != "tools/call" {
+		return "", false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(msg["params"], &params) != nil || json.Unmarshal(params["name"], &name) != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// maxBody bounds a request read before the SDK sees it.
+const maxBody = 4 << 20
+
+// refusal is one request turned away, and why.
+type refusal struct {
+	reason     string
+	subject    string // the keyed hash, once the token is verified
+	tool       string
+	scope      string        // ReasonScope: the scope the tool needs
+	retryAfter time.Duration // ReasonRate
+}
+
+// refuse answers every refusal: the status and WWW-Authenticate header the specifications name
+// (RFC 6750 section 3, RFC 9728 section 5.1, MCP's step-up for a missing scope), one log line and
+// the Refused hook.
+func (a *Auth) refuse(w http.ResponseWriter, start time.Time, r refusal) {
+	meta := fmt.Sprintf("resource_metadata=%q", a.metadataURL)
+	status, body := http.StatusUnauthorized, `{"error":"invalid_token"}`
+	switch r.reason {
+	case ReasonMissing:
+		w.Header().Set("WWW-Authenticate", "Bearer "+meta)
+		body = `{"error":"unauthorized","error_description":"a bearer token is required"}`
+	case ReasonScope:
+		status = http.StatusForbidden
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, %s`, r.scope, meta))
+		body = fmt.Sprintf(`{"error":"insufficient_scope","scope":%q}`, r.scope)
+	case ReasonRate:
+		status = http.StatusTooManyRequests
+		w.Header().Set("Retry-After", fmt.Sprint(max(1, int(math.Ceil(r.retryAfter.Seconds())))))
+		body = `{"error":"too_many_requests","error_description":"too many calls from this user; retry after the Retry-After seconds"}`
+	case ReasonBatch:
+		status = http.StatusBadRequest
+		body = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not accepted: send one request per POST"}}`
+	default:
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", `+meta)
+		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.reason])
+	}
+	// Logged before the answer, so a client that reads it finds the line written.
+	a.log.write(callEntry{Tool: r.tool, Subject: r.subject, Refusal: ctool.Kind(r.reason)}, start)
+	if a.cfg.Refused != nil {
+		a.cfg.Refused(r.reason)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	io.WriteString(w, body+"\n")
+}
+
+var describe = map[string]string{
+	ReasonExpired:   "the token has expired, is not valid yet, or has no exp",
+	ReasonAudience:  "the token was issued by another issuer or for another resource",
+	ReasonSignature: "the token is malformed or its signature cannot be verified",
+}
+
+// metadataHandler serves the protected resource metadata, without authentication.
+func (a *Auth) metadataHandler() http.Handler {
+	return auth.ProtectedResourceMetadataHandler(a.metadata)
+}

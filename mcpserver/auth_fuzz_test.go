@@ -1,0 +1,40 @@
+package mcpserver
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// A bearer token is untrusted bytes: whatever they are, verify never panics, and a token it accepts
+// says what the issuer signed (the only way to be accepted is a signature by the issuer's key).
+// go test ./mcpserver -run '^$' -fuzz FuzzVerifyToken
+func FuzzVerifyToken(f *testing.F) {
+	iss := newTestIssuer(f, false)
+	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
+	if err != nil {
+		f.Fatal(err)
+	}
+	claims := iss.claims("user_criollo_heavy")
+	for _, kid := range []string{"rsa1", "ec1", "ed1"} {
+		f.Add(iss.mint(f, kid, claims))
+	}
+	f.Add(unsigned(claims))
+	f.Add(sign(f, jose.HS256, []byte("a shared secret of thirty-two by"), "hmac", claims))
+	f.Add("eyJhbGciOiJSUzI1NiJ9.e30.")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, token string) {
+		ti, reason := a.verifier.verify(context.Background(), token)
+		if ti == nil {
+			if reason == "" {
+				t.Errorf("refused without a reason: %q", token)
+			}
+			return
+		}
+		if ti.UserID != "user_criollo_heavy" || !slices.Equal(ti.Scopes, []string{ScopeSearch, ScopeProfile}) {
+			t.Errorf("accepted %q as %+v", token, ti)
+		}
+	})
+}

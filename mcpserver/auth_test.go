@@ -1,0 +1,517 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
+	"github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	testResource = "https://ctool.test/mcp"
+	testMetadata = `resource_metadata="https://ctool.test/.well-known/oauth-protected-resource/mcp"`
+	invalidToken = `Bearer error="invalid_token", ` + testMetadata
+)
+
+// authServer is the real MCP handler with auth, over a database, on loopback.
+type authServer struct {
+	*httptest.Server
+	auth *Auth
+	log  *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher, c AuthConfig) *authServer {
+	t.Helper()
+	c.Issuer, c.Resource = iss.URL, testResource
+	a, err := NewAuth(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := database.NewLive(dbPath)
+	t.Cleanup(live.Close)
+	finder, err := profile.NewFinder(live, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &syncBuffer{}
+	srv := New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test", Log: log, Search: search, Auth: a})
+	ts := httptest.NewServer(handler(srv, a))
+	t.Cleanup(ts.Close)
+	return &authServer{ts, a, log}
+}
+
+// answer is one HTTP exchange with the MCP endpoint.
+type answer struct {
+	status     int
+	challenge  string // WWW-Authenticate
+	retryAfter string
+	body       string
+}
+
+func (s *authServer) post(t *testing.T, token, body string) answer {
+	t.Helper()
+	req, _ := http.NewRequest("POST", s.URL+Path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header.Get("WWW-Authenticate"), resp.Header.Get("Retry-After"), string(b)}
+}
+
+func callBody(tool string, args map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": args}})
+	return string(b)
+}
+
+// toolText is a tools/call answer's text content and isError.
+func toolText(t *testing.T, body string) (string, bool) {
+	t.Helper()
+	var msg struct {
+		Result *struct {
+			Content []struct{ Text string }
+			IsError bool
+		}
+		Error *struct{ Message string }
+	}
+	if err := json.Unmarshal([]byte(body), &msg); err != nil || msg.Result == nil || len(msg.Result.Content) != 1 {
+		t.Fatalf("not a tool result: %s", body)
+	}
+	return msg.Result.Content[0].Text, msg.Result.IsError
+}
+
+func without(c map[string]any, names ...string) map[string]any {
+	for _, n := range names {
+		delete(c, n)
+	}
+	return c
+}
+
+func with(c map[string]any, kv ...any) map[string]any {
+	for i := 0; i < len(kv); i += 2 {
+		c[kv[i].(string)] = kv[i+1]
+	}
+	return c
+}
+
+// Every failure class the resource server knows, through the real MCP handler over HTTP: the status,
+// the WWW-Authenticate header exactly, the tool's answer, and the log's reason.
+func TestAuthFailureClasses(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	s := newAuthServer(t, iss, ingesttest.Build(t, ingesttest.SampleInput(t)), nil, AuthConfig{})
+	me := "user_criollo_heavy"
+	stores := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe' LIMIT 1"})
+	own := callBody("get_user_profile", map[string]any{})
+	now := time.Now()
+	notFound := func(id string) string {
+		return `{"error":"` + profile.MsgNotFound + id + `","kind":"not_found"}`
+	}
+	for _, tc := range []struct {
+		name, token, body string
+		status            int
+		challenge         string
+		reason            string // in the log
+		text              string // the tool's answer: exact, or a prefix ending in "…"
+		isError           bool
+	}{
+		{"no token", "", stores, 401, "Bearer " + testMetadata, "missing", "", false},
+		{"malformed", "not.a.jwt", stores, 401, invalidToken, "signature", "", false},
+		{"bad signature", sign(t, jose.RS256, mustRSA(t), "rsa1", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"alg none", unsigned(iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"HS256 with the RSA public key", iss.hmacWithPublicKey(t, iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"HS256 with a published symmetric key", sign(t, jose.HS256, []byte("a shared secret of thirty-two by"), "hmac", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"unknown kid", sign(t, jose.RS256, mustRSA(t), "nobody", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"ES256 kid on an RS256 token", sign(t, jose.RS256, iss.key("rsa1").key, "ec1", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"expired", iss.mint(t, "rsa1", with(iss.claims(me), "exp", now.Add(-2*time.Minute).Unix())), stores, 401, invalidToken, "expired", "", false},
+		{"not yet valid", iss.mint(t, "rsa1", with(iss.claims(me), "nbf", now.Add(2*time.Minute).Unix())), stores, 401, invalidToken, "expired", "", false},
+		{"no exp", iss.mint(t, "rsa1", without(iss.claims(me), "exp")), stores, 401, invalidToken, "expired", "", false},
+		{"wrong iss", iss.mint(t, "rsa1", with(iss.claims(me), "iss", "https://other.example")), stores, 401, invalidToken, "audience", "", false},
+		{"wrong aud", iss.mint(t, "rsa1", with(iss.claims(me), "aud", "https://other.example/mcp")), stores, 401, invalidToken, "audience", "", false},
+		{"no aud", iss.mint(t, "rsa1", without(iss.claims(me), "aud")), stores, 401, invalidToken, "audience", "", false},
+		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)), own, 403,
+			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
+		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
+			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
+		{"batch", iss.mint(t, "rsa1", iss.claims(me)), "[" + stores + "]", 400, "", "batch", "", false},
+		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)),
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_user_profile","Name":"search_stores","arguments":{}}}`, 403,
+			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
+
+		{"RS256", iss.mint(t, "rsa1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"ES256", iss.mint(t, "ec1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"EdDSA", iss.mint(t, "ed1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"scp list", iss.mint(t, "rsa1", with(without(iss.claims(me), "scope"), "scp", []string{ScopeSearch})), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"expired within the skew", iss.mint(t, "rsa1", with(iss.claims(me), "exp", now.Add(-30*time.Second).Unix())), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"own profile", iss.mint(t, "rsa1", iss.claims(me)), own, 200, "", "", `{"profile_id":"user_criollo_heavy",…`, false},
+		{"own profile by id", iss.mint(t, "rsa1", iss.claims(me)), callBody("get_user_profile", map[string]any{"profile_id": " " + me}), 200, "", "", `{"profile_id":"user_criollo_heavy",…`, false},
+		{"another user's profile", iss.mint(t, "rsa1", iss.claims(me)), callBody("get_user_profile", map[string]any{"profile_id": "user_family_weekend"}), 200, "", "", notFound("user_family_weekend"), true},
+		{"an unknown id", iss.mint(t, "rsa1", iss.claims(me)), callBody("get_user_profile", map[string]any{"profile_id": "user_nobody"}), 200, "", "", notFound("user_nobody"), true},
+		{"a subject with no profile", iss.mint(t, "rsa1", iss.claims("user_nobody")), own, 200, "", "", notFound("user_nobody"), true},
+		{"a token without the claim", iss.mint(t, "rsa1", without(iss.claims(me), "sub")), own, 200, "", "",
+			`{"error":"このトークンにはユーザーのID（sub）がないため、プロファイルを返せません","kind":"refused"}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(s.log.String())
+			got := s.post(t, tc.token, tc.body)
+			if got.status != tc.status || got.challenge != tc.challenge {
+				t.Fatalf("status %d, WWW-Authenticate %q; want %d, %q\n%s", got.status, got.challenge, tc.status, tc.challenge, got.body)
+			}
+			line := s.log.String()[before:]
+			if tc.reason != "" && !strings.Contains(line, `"refusal":"`+tc.reason+`"`) {
+				t.Errorf("log %q lacks refusal %q", line, tc.reason)
+			}
+			if strings.Contains(line, me) || tc.token != "" && strings.Contains(line, tc.token) {
+				t.Errorf("log names the subject or the token: %s", line)
+			}
+			if tc.status != 200 {
+				return
+			}
+			text, isError := toolText(t, got.body)
+			var compact bytes.Buffer
+			if json.Compact(&compact, []byte(text)) == nil {
+				text = compact.String()
+			}
+			if prefix, ok := strings.CutSuffix(tc.text, "…"); ok && !strings.HasPrefix(text, prefix) || !ok && text != tc.text || isError != tc.isError {
+				t.Errorf("answer %s (isError %v), want %s (%v)", text, isError, tc.text, tc.isError)
+			}
+			if tc.token != "" && !strings.Contains(line, `"subject":"`) {
+				t.Errorf("log %q has no subject", line)
+			}
+		})
+	}
+}
+
+// tools/list shows only the tools the token may call, as private to the caller.
+func TestAuthToolsListFiltered(t *testing.T) {
+	iss := newTestIssuer(t, true) // OpenID discovery only
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "profile"})
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, tc := range []struct {
+		scope string
+		want  []string
+	}{
+		{ScopeSearch + " " + ScopeProfile, []string{"get_user_profile", "search_events", "search_products", "search_stores"}},
+		{ScopeSearch, []string{"search_events", "search_products", "search_stores"}},
+		{ScopeProfile, []string{"get_user_profile"}},
+		{"openid", []string{}},
+	} {
+		got := s.post(t, iss.mint(t, "ed1", with(iss.claims("u"), "scope", tc.scope)), list)
+		var msg struct {
+			Result struct {
+				Tools []struct {
+					Name        string
+					Description string
+					InputSchema map[string]any
+				}
+				CacheScope string
+			}
+		}
+		if err := json.Unmarshal([]byte(got.body), &msg); err != nil || got.status != 200 {
+			t.Fatalf("%s: %d %s", tc.scope, got.status, got.body)
+		}
+		names := []string{}
+		for _, tool := range msg.Result.Tools {
+			names = append(names, tool.Name)
+			if tool.Name == "get_user_profile" {
+				if _, required := tool.InputSchema["required"]; required || !strings.Contains(tool.Description, "クレーム profile") {
+					t.Errorf("get_user_profile with auth: schema %v, description does not name the claim", tool.InputSchema)
+				}
+			}
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, tc.want) || msg.Result.CacheScope != "private" {
+			t.Errorf("scope %q: tools %v, cacheScope %q; want %v, private", tc.scope, names, msg.Result.CacheScope, tc.want)
+		}
+	}
+}
+
+// Each tool handler checks the scope again from the TokenInfo the SDK hands it: a call that reaches
+// the server without the HTTP check (here in memory, with no token at all) is refused.
+func TestAuthHandlerChecksScopeAgain(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := database.NewLive("/nonexistent/ctool.duckdb")
+	t.Cleanup(live.Close)
+	finder, _ := profile.NewFinder(live, "")
+	cs := connect(t, New(Config{Live: live, Profiles: finder, Timeout: time.Second, Auth: a}))
+	for tool, scope := range map[string]string{"search_stores": ScopeSearch, "get_user_profile": ScopeProfile} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"error":"this token does not grant ` + scope + `","kind":"refused"}`
+		if got := res.Content[0].(*mcp.TextContent).Text; got != want || !res.IsError {
+			t.Errorf("%s: %s, want %s", tool, got, want)
+		}
+	}
+}
+
+// The protected resource metadata (RFC 9728) is served without a token, at both paths.
+func TestAuthProtectedResourceMetadata(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	want := fmt.Sprintf(`{"resource":%q,"authorization_servers":[%q],"scopes_supported":["ctool:search","ctool:profile"],"bearer_methods_supported":["header"],"resource_name":"ctool: Azabudai Hills concierge data"}`, testResource, iss.URL)
+	for _, path := range []string{MetadataPath + Path, MetadataPath} {
+		resp, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || strings.TrimSpace(string(b)) != want {
+			t.Errorf("%s: %d %s\nwant %s", path, resp.StatusCode, b, want)
+		}
+	}
+}
+
+// A forged kid fetches the key set again at most once per RefetchEvery; a rotated key is found.
+func TestAuthKeyRefetchIsRateLimited(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	every := 2 * time.Second
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{RefetchEvery: every})
+	forger := mustRSA(t)
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	if n := iss.jwksHits.Load(); n != 1 {
+		t.Fatalf("%d key set fetches at start, want 1", n)
+	}
+	for i := range 20 {
+		if got := s.post(t, sign(t, jose.RS256, forger, fmt.Sprint("forged", i), iss.claims("u")), list); got.status != 401 {
+			t.Fatalf("forged kid: %d", got.status)
+		}
+	}
+	if n := iss.jwksHits.Load(); n != 1 {
+		t.Errorf("%d key set fetches after 20 forged kids within %v, want 1", n, every)
+	}
+	iss.add("rsa2", jose.RS256, forger) // rotation
+	time.Sleep(every)
+	if got := s.post(t, iss.mint(t, "rsa2", iss.claims("u")), list); got.status != 200 {
+		t.Errorf("a rotated key: %d %s", got.status, got.body)
+	}
+	for i := range 20 {
+		s.post(t, sign(t, jose.RS256, forger, fmt.Sprint("again", i), iss.claims("u")), list)
+	}
+	if n := iss.jwksHits.Load(); n != 2 {
+		t.Errorf("%d key set fetches, want 2", n)
+	}
+}
+
+// A verified token is kept until it expires: the next call does not check the signature again.
+func TestAuthVerifiedTokenIsCached(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	tok := iss.mint(t, "rsa1", iss.claims("u"))
+	if got := s.post(t, tok, list); got.status != 200 {
+		t.Fatalf("%d %s", got.status, got.body)
+	}
+	ks := s.auth.verifier.keys
+	ks.mu.Lock()
+	ks.keys = nil // no key verifies anything now
+	ks.mu.Unlock()
+	if got := s.post(t, tok, list); got.status != 200 {
+		t.Errorf("the cached token: %d", got.status)
+	}
+	if got := s.post(t, iss.mint(t, "rsa1", iss.claims("v")), list); got.status != 401 {
+		t.Errorf("a new token without keys: %d", got.status)
+	}
+	s.auth.verifier.now = func() time.Time { return time.Now().Add(2 * time.Hour) }
+	if got := s.post(t, tok, list); got.status != 401 || got.challenge != invalidToken {
+		t.Errorf("the cached token past its exp: %d %q", got.status, got.challenge)
+	}
+}
+
+// blockingSearch holds each search until released, and counts them.
+type blockingSearch struct {
+	mu      sync.Mutex
+	started int
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (b *blockingSearch) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error) {
+	b.mu.Lock()
+	b.started++
+	b.mu.Unlock()
+	b.entered <- struct{}{}
+	<-b.release
+	return &query.Result{Dataset: d}, nil
+}
+
+// Past --max-calls-per-user calls in flight, or past the token bucket, a caller gets 429 and
+// Retry-After; another caller is unaffected; unauthenticated requests never reach a search.
+func TestAuthFairShare(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	b := &blockingSearch{entered: make(chan struct{}, 10), release: make(chan struct{})}
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", b, AuthConfig{MaxInFlight: 2, Rate: 1, Burst: 4})
+	call := callBody("search_stores", map[string]any{"sql_query": "SELECT 1"})
+	alice, bob := iss.mint(t, "rsa1", iss.claims("alice")), iss.mint(t, "ec1", iss.claims("bob"))
+
+	for range 5 {
+		if got := s.post(t, "", call); got.status != 401 {
+			t.Fatalf("no token: %d", got.status)
+		}
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { s.post(t, alice, call) })
+		<-b.entered
+	}
+	got := s.post(t, alice, call)
+	if got.status != 429 || got.retryAfter != "1" || !strings.Contains(s.log.String(), `"refusal":"rate"`) {
+		t.Errorf("a third call in flight: %d, Retry-After %q", got.status, got.retryAfter)
+	}
+	wg.Go(func() { s.post(t, bob, call) }) // another subject has a share of their own
+	<-b.entered
+	close(b.release)
+	wg.Wait()
+	// Alice has used 2 of her burst of 4 (the call refused for calls in flight took none): two more,
+	// then 429.
+	for range 2 {
+		if got := s.post(t, alice, call); got.status != 200 {
+			t.Errorf("the burst's last calls: %d", got.status)
+		}
+	}
+	if got := s.post(t, alice, call); got.status != 429 || got.retryAfter != "1" {
+		t.Errorf("past the burst: %d, Retry-After %q", got.status, got.retryAfter)
+	}
+	if b.started != 5 {
+		t.Errorf("%d searches ran, want 5 (none unauthenticated)", b.started)
+	}
+}
+
+func TestFairShare(t *testing.T) {
+	f := newFairShare(2, 10, 3)
+	now := time.Unix(1000, 0)
+	r1, _ := f.enter("a", now)
+	r2, _ := f.enter("a", now)
+	if r, wait := f.enter("a", now); r != nil || wait != time.Second {
+		t.Errorf("a third in flight: admitted %v, wait %v", r != nil, wait)
+	}
+	r1()
+	r3, _ := f.enter("a", now)
+	if r3 == nil {
+		t.Fatal("after a release: refused")
+	}
+	r2()
+	r3()
+	if r, wait := f.enter("a", now); r != nil || wait != 100*time.Millisecond {
+		t.Errorf("past the burst of 3 at 10/s: admitted %v, wait %v", r != nil, wait)
+	}
+	if r, _ := f.enter("a", now.Add(100*time.Millisecond)); r == nil {
+		t.Error("a token later: refused")
+	}
+	if r, _ := f.enter("b", now); r == nil {
+		t.Error("another key: refused")
+	}
+}
+
+func TestCheckIssuer(t *testing.T) {
+	for issuer, ok := range map[string]bool{
+		"https://as.example": true, "https://as.example/tenant1": true, "http://127.0.0.1:8080": true,
+		"http://localhost:3000/oidc": true, "http://[::1]:9": true,
+		"http://as.example": false, "as.example": false, "https://as.example?x=1": false, "https://as.example#f": false,
+		"https://user@as.example": false, "ftp://as.example": false, "": false,
+	} {
+		if err := CheckIssuer(issuer); (err == nil) != ok {
+			t.Errorf("CheckIssuer(%q) = %v", issuer, err)
+		}
+	}
+}
+
+func TestDiscoveryURLs(t *testing.T) {
+	for issuer, want := range map[string][]string{
+		"https://as.example":  {"https://as.example/.well-known/oauth-authorization-server", "https://as.example/.well-known/openid-configuration"},
+		"https://as.example/": {"https://as.example/.well-known/oauth-authorization-server", "https://as.example/.well-known/openid-configuration"},
+		"https://as.example/tenant1": {"https://as.example/.well-known/oauth-authorization-server/tenant1",
+			"https://as.example/.well-known/openid-configuration/tenant1", "https://as.example/tenant1/.well-known/openid-configuration"},
+	} {
+		if got := discoveryURLs(issuer); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", issuer, got, want)
+		}
+	}
+}
+
+// A discovery document naming another issuer is refused at start.
+func TestNewAuthRefusesAMismatchedIssuer(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	_, err := NewAuth(context.Background(), AuthConfig{Issuer: strings.Replace(iss.URL, "127.0.0.1", "localhost", 1), Resource: testResource})
+	if err == nil || !strings.Contains(err.Error(), "names issuer") {
+		t.Errorf("err = %v", err)
+	}
+	_, err = NewAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
+	if err == nil || !strings.Contains(err.Error(), "not https") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// The per-request cost of auth with a cached token, in front of a handler that does nothing:
+// go test ./mcpserver -run '^$' -bench AuthCachedToken
+func BenchmarkAuthCachedToken(b *testing.B) {
+	iss := newTestIssuer(b, false)
+	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource, Rate: 1e9, MaxInFlight: 1 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	nothing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	body := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe'"})
+	token := iss.mint(b, "ec1", iss.claims("u"))
+	for _, bc := range []struct {
+		name string
+		h    http.Handler
+	}{{"without", nothing}, {"with", a.protect(nothing)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				req := httptest.NewRequest("POST", Path, strings.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+token)
+				w := httptest.NewRecorder()
+				bc.h.ServeHTTP(w, req)
+				if w.Code != 200 {
+					b.Fatal(w.Code)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,332 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// Algorithms are the only signature algorithms a token may use, whatever the issuer advertises:
+// never none, never an HMAC (a token "signed" with a public key as its secret).
+var Algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
+
+// Skew is how far the issuer's clock may be from ours when exp, nbf and iat are checked.
+const Skew = time.Minute
+
+const (
+	maxDocument = 1 << 20  // a discovery document or key set
+	maxToken    = 16 << 10 // a bearer token
+	maxVerified = 10000    // verified tokens kept in the cache
+)
+
+// CheckIssuer refuses an issuer URL a token's iss could not safely name: https only, except a
+// loopback host (tests, local development), and no query or fragment (RFC 8414 section 2).
+func CheckIssuer(issuer string) error {
+	u, err := url.Parse(issuer)
+	if err != nil || u.Host == "" || u.User != nil {
+		return fmt.Errorf("%q is not an absolute URL", issuer)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return fmt.Errorf("%q has a query or fragment", issuer)
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Host)) {
+		return fmt.Errorf("%q is not https (plain http only on a loopback address)", issuer)
+	}
+	return nil
+}
+
+// discoveryURLs are the metadata documents of an issuer, in the order tried: RFC 8414's, then OpenID
+// Connect's. With a path in the issuer, the well-known segment goes before it (RFC 8414 section 3);
+// OpenID Connect's original form appends it, tried last.
+func discoveryURLs(issuer string) []string {
+	u, _ := url.Parse(issuer)
+	path := strings.TrimSuffix(u.EscapedPath(), "/")
+	at := func(p string) string {
+		v := *u
+		v.RawPath, v.Path = "", ""
+		return v.String() + p
+	}
+	urls := []string{at("/.well-known/oauth-authorization-server" + path), at("/.well-known/openid-configuration" + path)}
+	if path != "" {
+		urls = append(urls, at(path+"/.well-known/openid-configuration"))
+	}
+	return urls
+}
+
+// keySet is the issuer's public keys, fetched from its jwks_uri, and fetched again when a token names
+// a key it does not hold: at most once per every, so forged kids cannot make us hammer the issuer.
+type keySet struct {
+	client *http.Client
+	uri    string
+	every  time.Duration
+
+	mu   sync.RWMutex
+	keys []jose.JSONWebKey
+
+	fetchMu sync.Mutex
+	fetched time.Time // the last attempt
+}
+
+func newHTTPClient() *http.Client {
+	return &http.Client{
+		Timeout: 10 * time.Second,
+		// A redirect could lead from the issuer's https to anywhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// discover finds the issuer's jwks_uri and fetches its keys.
+func discover(ctx context.Context, client *http.Client, issuer string, every time.Duration) (*keySet, error) {
+	var problems []string
+	for _, u := range discoveryURLs(issuer) {
+		var meta struct {
+			Issuer  string `json:"issuer"`
+			JWKSURI string `json:"jwks_uri"`
+		}
+		if err := getJSON(ctx, client, u, &meta); err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		// RFC 8414 section 3.3: the document must name the issuer it was fetched for.
+		if meta.Issuer != issuer {
+			return nil, fmt.Errorf("%s names issuer %q, not %q", u, meta.Issuer, issuer)
+		}
+		if err := CheckIssuer(meta.JWKSURI); err != nil {
+			return nil, fmt.Errorf("%s: jwks_uri %v", u, err)
+		}
+		ks := &keySet{client: client, uri: meta.JWKSURI, every: every, fetched: time.Now()}
+		if err := ks.fetch(ctx); err != nil {
+			return nil, err
+		}
+		return ks, nil
+	}
+	return nil, fmt.Errorf("no authorization server metadata: %s", strings.Join(problems, "; "))
+}
+
+func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", u, resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	if err != nil {
+		return fmt.Errorf("%s: %w", u, err)
+	}
+	if len(b) > maxDocument {
+		return fmt.Errorf("%s: larger than %d bytes", u, maxDocument)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", u, err)
+	}
+	return nil
+}
+
+// fetch replaces the keys with the issuer's current set. Keys ctool cannot use (symmetric ones,
+// encryption keys, unknown types) are skipped, one by one.
+func (ks *keySet) fetch(ctx context.Context) error {
+	var doc struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if err := getJSON(ctx, ks.client, ks.uri, &doc); err != nil {
+		return err
+	}
+	var keys []jose.JSONWebKey
+	for _, raw := range doc.Keys {
+		var k jose.JSONWebKey
+		if k.UnmarshalJSON(raw) != nil || k.Use == "enc" {
+			continue
+		}
+		if !k.IsPublic() {
+			k = k.Public() // a private key published by mistake: only its public half is used
+		}
+		switch k.Key.(type) {
+		case *rsa.PublicKey, *ecdsa.PublicKey, ed25519.PublicKey:
+			keys = append(keys, k)
+		}
+	}
+	ks.mu.Lock()
+	ks.keys = keys
+	ks.mu.Unlock()
+	return nil
+}
+
+// find returns the key a token's header names, fetching the set again (rate-limited) when the kid is
+// unknown.
+func (ks *keySet) find(ctx context.Context, kid, alg string) (crypto.PublicKey, bool) {
+	if k, ok := ks.lookup(kid, alg); ok {
+		return k, true
+	}
+	ks.fetchMu.Lock()
+	if time.Since(ks.fetched) < ks.every {
+		ks.fetchMu.Unlock()
+		return ks.lookup(kid, alg)
+	}
+	ks.fetched = time.Now()
+	ks.fetch(ctx) // on failure the old keys stay
+	ks.fetchMu.Unlock()
+	return ks.lookup(kid, alg)
+}
+
+// lookup picks the key with the kid (or the only key, for a token without one) whose declared
+// algorithm, if any, is the token's.
+func (ks *keySet) lookup(kid, alg string) (crypto.PublicKey, bool) {
+	ks.mu.RLock()
+	defer ks.mu.RUnlock()
+	var found []jose.JSONWebKey
+	for _, k := range ks.keys {
+		if (kid == "" || k.KeyID == kid) && (k.Algorithm == "" || k.Algorithm == alg) {
+			found = append(found, k)
+		}
+	}
+	if len(found) != 1 {
+		return nil, false
+	}
+	return found[0].Key, true
+}
+
+// claims are the parts of an access token ctool reads beyond the registered ones.
+type claims struct {
+	Scope    string          `json:"scope"`
+	SCP      json.RawMessage `json:"scp"`
+	ClientID string          `json:"client_id"`
+}
+
+// verifier checks access tokens and keeps the ones it accepted until they expire.
+type verifier struct {
+	issuer, resource, profileClaim string
+	keys                           *keySet
+	subjectKey                     []byte
+	now                            func() time.Time
+
+	mu    sync.Mutex
+	cache map[[32]byte]*auth.TokenInfo
+}
+
+// Refusal reasons, as the log and Refused name them.
+const (
+	ReasonMissing   = "missing"   // no bearer token
+	ReasonExpired   = "expired"   // past exp, before nbf or iat, or no exp at all
+	ReasonAudience  = "audience"  // minted by another issuer or for another resource
+	ReasonSignature = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
+	ReasonScope     = "scope"     // the token lacks the tool's scope
+	ReasonRate      = "rate"      // past the caller's rate or calls in flight
+	ReasonBatch     = "batch"     // a JSON-RPC batch
+)
+
+// verify returns the token's info, or the reason it is refused.
+func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, string) {
+	now := v.now()
+	if len(raw) > maxToken {
+		return nil, ReasonSignature
+	}
+	sum := sha256.Sum256([]byte(raw))
+	v.mu.Lock()
+	ti, ok := v.cache[sum]
+	v.mu.Unlock()
+	if ok {
+		if now.Before(ti.Expiration.Add(Skew)) {
+			return ti, ""
+		}
+		v.mu.Lock()
+		delete(v.cache, sum)
+		v.mu.Unlock()
+	}
+	ti, reason := v.check(ctx, raw, now)
+	if ti == nil {
+		return nil, reason
+	}
+	v.mu.Lock()
+	if len(v.cache) >= maxVerified {
+		for k, c := range v.cache {
+			if !now.Before(c.Expiration.Add(Skew)) {
+				delete(v.cache, k)
+			}
+		}
+		if len(v.cache) >= maxVerified {
+			clear(v.cache)
+		}
+	}
+	v.cache[sum] = ti
+	v.mu.Unlock()
+	return ti, ""
+}
+
+// check verifies a token with go-jose: the algorithm against ctool's list, the signature with the
+// issuer's key, then iss, aud, exp, nbf and iat.
+func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.TokenInfo, string) {
+	tok, err := jwt.ParseSigned(raw, Algorithms)
+	if err != nil || len(tok.Headers) != 1 {
+		return nil, ReasonSignature
+	}
+	h := tok.Headers[0]
+	key, ok := v.keys.find(ctx, h.KeyID, h.Algorithm)
+	if !ok {
+		return nil, ReasonSignature
+	}
+	var std jwt.Claims
+	var more claims
+	var all map[string]any
+	if err := tok.Claims(key, &std, &more, &all); err != nil {
+		return nil, ReasonSignature
+	}
+	if std.Expiry == nil {
+		return nil, ReasonExpired
+	}
+	err = std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.resource}, Time: now}, Skew)
+	switch {
+	case errors.Is(err, jwt.ErrInvalidIssuer), errors.Is(err, jwt.ErrInvalidAudience):
+		return nil, ReasonAudience
+	case err != nil:
+		return nil, ReasonExpired
+	}
+	ti := &auth.TokenInfo{Scopes: scopes(more), Expiration: std.Expiry.Time(), UserID: std.Subject, Extra: map[string]any{}}
+	if ti.UserID == "" && more.ClientID != "" {
+		ti.UserID = "client:" + more.ClientID // fair share per client when there is no subject
+	}
+	if id, ok := all[v.profileClaim].(string); ok && id != "" {
+		ti.Extra[extraProfile] = id
+	}
+	ti.Extra[extraSubject] = keyedHash(v.subjectKey, ti.UserID)
+	return ti, ""
+}
+
+// scopes reads scope (space-separated, RFC 8693 and 9068) or scp (a list, or a string).
+func scopes(c claims) []string {
+	if c.Scope != "" {
+		return strings.Fields(c.Scope)
+	}
+	var list []string
+	if json.Unmarshal(c.SCP, &list) == nil {
+		return list
+	}
+	var s string
+	if json.Unmarshal(c.SCP, &s) == nil {
+		return strings.Fields(s)
+	}
+	return nil
+}
