@@ -625,7 +625,7 @@ func testMCPStdio(t *testing.T, db string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		manifest := schema.ManifestWith(vocab)
+		manifest := schema.ManifestWith(vocab, "")
 		if manifest[0].Description == schema.Manifest()[0].Description {
 			t.Fatal("the build's label values do not reach the descriptions")
 		}
