@@ -163,6 +163,9 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
 			hints = append(hints, h)
 		}
 	}
+	if ctx.Err() == nil {
+		hints = append(hints, conjunctHints(ctx, conn, stmt, len(hints) > 0)...)
+	}
 	return strings.Join(hints, "; ")
 }
 

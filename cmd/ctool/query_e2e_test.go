@@ -1205,7 +1205,7 @@ func testFormats(t *testing.T, db e2eDB) {
 			if *doc.Count != 0 || len(doc.Results) != 0 || *doc.Truncated || doc.Message != tc.msg {
 				t.Fatalf("want count 0, results [], truncated false and message %q:\n%s", tc.msg, res)
 			}
-			if !strings.Contains(res.stdout, `"results": []`) {
+			if !strings.Contains(res.stdout, `"results":[]`) {
 				t.Fatalf("want an empty results array, not null:\n%s", res)
 			}
 			res = db.query(tc.dataset, "table", tc.sql)
@@ -1292,7 +1292,7 @@ func testFormats(t *testing.T, db e2eDB) {
 			{"query", "--db", db.path, "events", "SELECT count(*) AS n FROM events", "--format", "json"},
 		} {
 			res := runCtool("", args...)
-			if res.code != 0 || !strings.Contains(res.stdout, `"n": 35`) {
+			if res.code != 0 || !strings.Contains(res.stdout, `"n":35`) {
 				t.Fatalf("want exit 0 and the count:\n%s", res)
 			}
 		}
