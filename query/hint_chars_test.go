@@ -14,9 +14,9 @@ func TestCharDifference(t *testing.T) {
 			"U+FF46 FULLWIDTH LATIN SMALL LETTER F where the query has U+0066 LATIN SMALL LETTER F"},
 		{"ひだまり", "ひだ\u200bまり", "an invisible U+200B ZERO WIDTH SPACE in the value"},
 		{"ひだ\ufeffまり", "ひだまり", "an invisible U+FEFF ZERO WIDTH NO-BREAK SPACE in the query"},
-		{"ひだまり", "ひなたまり", ""},   // a visible difference
-		{"ひだまり", "ひだまる", ""},    // likewise
-		{"same", "same", ""},       // no difference at all
+		{"ひだまり", "ひなたまり", ""}, // a visible difference
+		{"ひだまり", "ひだまる", ""},  // likewise
+		{"same", "same", ""},  // no difference at all
 		{"a b", "a\u200b\u3000b", "an invisible U+200B ZERO WIDTH SPACE in the value, U+3000 IDEOGRAPHIC SPACE where the query has U+0020 SPACE"},
 	} {
 		if got := charDifference(tt.query, tt.value); got != tt.want {
