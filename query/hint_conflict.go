@@ -65,6 +65,9 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 			continue
 		}
 		zero = true
+		if !readsColumn(p) {
+			continue // a constant (WHERE false) needs no explaining
+		}
 		if h := dateHint(ctx, conn, p, scope); h != "" {
 			hints = append(hints, r.text(p)+" matches no row: "+h)
 		} else if !probed {
@@ -245,4 +248,26 @@ func combinations(n, k int) [][]int {
 	}
 	walk(0, nil)
 	return out
+}
+
+// readsColumn reports whether an expression reads a column.
+func readsColumn(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if x["type"] == "COLUMN_REF" {
+			return true
+		}
+		for _, c := range x {
+			if readsColumn(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if readsColumn(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
