@@ -32,24 +32,27 @@ func setBuildHelp(e *env, app *cli.App, line commandLine) {
 	if query == nil || line.leaf == nil {
 		return
 	}
-	target := line.leaf
-	if line.leaf.Name == "help" {
-		// ctool help query DATASET: the arguments after "--" are the command path.
-		var path []string
-		for i, a := range line.args {
-			if a == "--" {
-				path = line.args[i+1:]
-			}
+	var args []string // the line's arguments, after the "--" arrange puts before them
+	for i, a := range line.args {
+		if a == "--" {
+			args = line.args[i+1:]
+			break
 		}
-		if len(path) != 2 || path[0] != "query" {
-			return
-		}
-		target = findCommand(query.Subcommands, path[1])
-	} else if !line.help {
+	}
+	var target *cli.Command
+	switch {
+	case line.help:
+		target = line.leaf
+	case line.leaf.Name == "help" && len(args) == 2 && args[0] == "query": // ctool help query DATASET
+		target = findCommand(query.Subcommands, args[1])
+	case line.leaf == query && len(args) == 2 && args[0] == "help": // ctool query help DATASET
+		target = findCommand(query.Subcommands, args[1])
+	}
+	if target == nil {
 		return
 	}
 	for _, d := range schema.Public() {
-		if target == nil || findCommand(query.Subcommands, d.Name) != target {
+		if findCommand(query.Subcommands, d.Name) != target {
 			continue
 		}
 		db := line.db
