@@ -460,3 +460,14 @@ func TestBriefStandsAlone(t *testing.T) {
 		t.Error("NARRATIVE_DATA_FILE belongs to the CLI help only")
 	}
 }
+
+// `ctool tools` is as lean as the MCP tools/list (mcpserver's test bounds that one on a build).
+func TestManifestIsLean(t *testing.T) {
+	b, err := json.Marshal(Manifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCount(b); n > 11000 {
+		t.Errorf("the manifest is %d characters, more than 11000", n)
+	}
+}
