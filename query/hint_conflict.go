@@ -68,7 +68,9 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 		if !readsColumn(p) {
 			continue // a constant (WHERE false) needs no explaining
 		}
-		if h := dateHint(ctx, conn, p, scope); h != "" {
+		if h := dateHint(ctx, conn, p, scope); h != "" && probed {
+			hints = append(hints, h) // the probe already named the condition
+		} else if h != "" {
 			hints = append(hints, r.text(p)+" matches no row: "+h)
 		} else if !probed {
 			hints = append(hints, r.text(p)+" matches no row by itself")
