@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/azabudai/ctool/schema"
@@ -50,8 +51,13 @@ func dateHint(ctx context.Context, conn *sql.Conn, part any, scope []scopeEntry)
 					}
 				}
 			}
-			for _, c := range x {
-				walk(c)
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys) // the same hint every time: BETWEEN's lower bound before its upper
+			for _, k := range keys {
+				walk(x[k])
 			}
 		case []any:
 			for _, c := range x {
