@@ -51,7 +51,7 @@ var Kinds = []KindInfo{
 	{KindNotFound, 1, "no profile has that id"},
 	{KindInternal, 1, "an unexpected failure"},
 	{KindUsage, 2, "the command line or NARRATIVE_DATA_FILE is wrong"},
-	{KindNoDatabase, 3, "the database is missing or unusable (Try: ctool ingest)"},
+	{KindNoDatabase, 3, "the database is missing or unusable (Try: ctool ingest, or --db PATH / CTOOL_DB)"},
 	{KindIO, 4, "a file or directory could not be read or written"},
 	{KindCrashed, 5, "the query crashed the query engine and was not run to the end"},
 }

@@ -144,8 +144,12 @@ func noDatabase(path, what string, cause error) error {
 	if cause != nil {
 		err = fmt.Errorf("%w: %w", ErrNoDatabase, cause)
 	}
-	return &ctool.Error{Kind: ctool.KindNoDatabase, Message: fmt.Sprintf("%s: %s %s", ErrNoDatabase, path, what), Hint: "ctool ingest", Err: err}
+	return &ctool.Error{Kind: ctool.KindNoDatabase, Message: fmt.Sprintf("%s: %s %s", ErrNoDatabase, path, what), Hint: NoDatabaseHint, Err: err}
 }
+
+// NoDatabaseHint is what to do without a usable database: build one, or name the one that exists
+// elsewhere (a command run from another directory misses a relative default).
+const NoDatabaseHint = "ctool ingest, or name an existing build with --db PATH or CTOOL_DB"
 
 // pathErr is a file system error without the path the message already names.
 func pathErr(err error) string {

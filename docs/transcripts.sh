@@ -58,6 +58,8 @@ excerpt() {
 		if [ "$n" -gt 2 ]; then
 			echo "… $((n - 2)) more of the $n returned results not shown"
 		fi
+	elif jq -e . "$f" >/dev/null 2>&1; then
+		jq . "$f" # piped, ctool writes JSON on one line; the page shows it indented
 	else
 		cat "$f"
 	fi
@@ -230,6 +232,46 @@ question search_events "無料のイベントは？"
 note "\`is_free\` is a column of the typed view, not of the raw table: DuckDB's message, and a hint naming it."
 run 1 <<'CMD'
 ctool query events --format json "SELECT event_name FROM events WHERE is_free"
+CMD
+
+# ---------------------------------------------------------------------------------------------------
+say "" "### Empty answers explain themselves"
+question search_events "来年の夏のイベントは？"
+note "A date window after the data: the hint gives the range of each date column the condition reads" \
+	"and today in Tokyo, so the agent says \"the data stops before then\" rather than \"nothing on\"."
+run 0 <<'CMD'
+ctool query events --format json "SELECT event_name FROM events_typed WHERE start_date BETWEEN DATE '2027-07-01' AND DATE '2027-08-31'"
+CMD
+question search_stores "鮨が食べられるカフェは？"
+note "Each condition matches rows alone, never together: the hint names the pair, with each part's count."
+run 0 <<'CMD'
+ctool query stores --format json "SELECT store_name FROM stores WHERE category = 'cafe' AND store_name LIKE '%鮨%'"
+CMD
+question search_stores "パブはある？"
+note "No category 'pub', but the word (or another word for it, such as バー) occurs in store names: the" \
+	"hint says where, so the agent searches store_name as well as the category."
+run 0 <<'CMD'
+ctool query stores --format json "SELECT store_name FROM stores WHERE category = 'pub'"
+CMD
+question search_products "スナック菓子は？"
+note "A tag that is nowhere in the products' text: the hint names the text columns to search for the kind of thing."
+run 0 <<'CMD'
+ctool query products --format json "SELECT product_name FROM products WHERE tag = 'スナック'"
+CMD
+question search_stores "ジェラテリア　ソルベの電話番号は？"
+note "The name was typed with an ideographic space (U+3000): the hint names the character, since the" \
+	"suggested value looks the same as what was typed."
+run 0 <<'CMD'
+ctool query stores --format json "SELECT phone FROM stores WHERE store_name = 'ジェラテリア　ソルベ'"
+CMD
+question search_stores "月曜定休の店は？"
+note "Stores without store_hours rows have unknown hours, not seven closed days: the answer's note says" \
+	"how many, and the agent asks with hours_known."
+run 0 <<'CMD'
+ctool query stores --format json "SELECT store_name FROM stores s WHERE NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')"
+CMD
+run 0 <<'CMD'
+ctool query stores --format json "SELECT store_name FROM stores_typed s WHERE hours_known AND NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')"
 CMD
 # ---------------------------------------------------------------------------------------------------
 seed "004" "the user's profile (get_user_profile)"

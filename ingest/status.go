@@ -80,7 +80,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	rows, err := db.QueryContext(ctx, `SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`)
 	if err != nil {
 		// A build without its sources record is no usable database, as one without its build record.
-		return nil, &ctool.Error{Kind: ctool.KindNoDatabase, Hint: "ctool ingest", Err: fmt.Errorf("%w: %w", database.ErrNoDatabase, err),
+		return nil, &ctool.Error{Kind: ctool.KindNoDatabase, Hint: database.NoDatabaseHint, Err: fmt.Errorf("%w: %w", database.ErrNoDatabase, err),
 			Message: fmt.Sprintf("%s: %s has no sources record: %v", database.ErrNoDatabase, dbPath, err)}
 	}
 	defer rows.Close()

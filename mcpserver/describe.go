@@ -8,24 +8,21 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-// Instructions is what the server tells a client when it connects: a short summary of the data and
-// the rules every tool shares. Each tool's description holds the rest (every column, worked examples).
+// Instructions is what the server tells a client when it connects: the data in brief and the rules
+// every tool shares, said here once. Each tool's description keeps what is its own (relations,
+// columns, label values, a few examples); its full description is the resource ctool://schema/<dataset>.
 func Instructions() string {
 	var b strings.Builder
 	b.WriteString("麻布台ヒルズ（東京）の店舗・イベント・商品のデータと、対話中のユーザーのプロファイルを返す読み取り専用のツールです。\n\n")
 	for _, d := range schema.Public() {
-		rel := []string{d.Table}
-		for _, v := range d.Views {
-			rel = append(rel, v.Name)
-		}
-		fmt.Fprintf(&b, "- %s: %s テーブルとビュー: %s\n", d.Tool, d.Summary, strings.Join(rel, ", "))
+		fmt.Fprintf(&b, "- %s: %s\n", d.Tool, d.Summary)
 	}
 	fmt.Fprintf(&b, "- %s: %s profile_id を1つ指定して1人分だけ取得します（一覧・検索はできません）。\n\n", schema.Profiles.Tool, schema.Profiles.Summary)
-	fmt.Fprintf(&b, "3つの検索ツールは sql_query に SELECT 文を1つだけ受け取り、どのテーブルとも結合できます。結果は最大%d件で、"+
-		"続きは ORDER BY ... LIMIT %d OFFSET %d で取得します。現在の東京時刻は tokyo_now()、店舗が営業中かは is_open(store_id, tokyo_now()) で判断します。"+
-		"結果は {\"results\", \"count\", \"truncated\"}、エラーは isError の結果で {\"error\", \"kind\", \"hint\"} です。"+
-		"0件のときの \"hint\" は一致する行のない条件と、その列にある近い値を示します（'カフェ' なら 'cafe'）。"+
-		"カラムの一覧と検索例は各ツールの説明にあります。\n", schema.RowCap, schema.RowCap, schema.RowCap)
+	b.WriteString("共通のきまり:\n")
+	for _, r := range schema.SharedRules() {
+		fmt.Fprintf(&b, "- %s\n", r)
+	}
+	fmt.Fprintf(&b, "- 各ツールの全説明（全カラム、JSON列の形、全検索例）はリソース %s にあります\n", schemaTemplate)
 	return b.String()
 }
 
@@ -53,8 +50,8 @@ func outputSchema(d *schema.Dataset) json.RawMessage {
 				"count":     map[string]any{"type": "integer", "minimum": 0, "maximum": schema.RowCap},
 				"truncated": map[string]any{"type": "boolean", "description": "more rows matched than were returned"},
 				"message":   map[string]any{"type": "string", "description": "when nothing matched"},
-				"hint":      map[string]any{"type": "string", "description": "when truncated: how to narrow the query or page"},
-				"note":      map[string]any{"type": "string", "description": "which columns were left out of the result"},
+				"hint":      map[string]any{"type": "string", "description": "why nothing matched, or how to narrow or page"},
+				"note":      map[string]any{"type": "string"},
 			},
 			"required":             []string{"results", "count", "truncated"},
 			"additionalProperties": false,

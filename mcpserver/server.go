@@ -4,7 +4,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,8 +45,9 @@ func New(c Config) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.Version},
 		&mcp.ServerOptions{
 			Instructions: Instructions(),
-			// Tools only: the four never change while the server runs, and it sends no log messages.
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+			// The four tools and their schema resources never change while the server runs, and it
+			// sends no log messages.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		})
 	engine := query.NewEngine(c.Live)
 	var search Searcher = engine
@@ -64,7 +64,8 @@ func New(c Config) *mcp.Server {
 	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
 	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
 	cancel()
-	for _, t := range schema.ManifestWith(vocab) {
+	addSchemaResources(srv, vocab)
+	for _, t := range schema.ManifestWith(vocab, "") {
 		d := datasetOf(t.Name)
 		if d.Private && c.Auth != nil {
 			t = authProfileTool(t, c.Auth.cfg.ProfileClaim)
@@ -191,9 +192,10 @@ func (h *handlers) lookup(ctx context.Context, f *profile.Finder, id string) (*p
 func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error) *mcp.CallToolResult {
 	var out *mcp.CallToolResult
 	if err == nil {
-		var b bytes.Buffer
-		if err = textout.JSON(&b, doc); err == nil {
-			out = jsonResult(b.Bytes())
+		// Compact: the model reads every byte, and indentation carries nothing for it.
+		var b []byte
+		if b, err = textout.Marshal(doc); err == nil {
+			out = jsonResult(b)
 		}
 	}
 	if err != nil {

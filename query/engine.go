@@ -41,6 +41,9 @@ type Result struct {
 	// Hint explains an empty result: the conditions that match no row by themselves and what their
 	// columns hold instead (see probe.go). Empty when rows were found.
 	Hint string
+	// Note is a remark on what was found, with rows or without: stores of unknown hours for a query
+	// over store_hours (hint_hours.go).
+	Note string `json:",omitempty"`
 }
 
 // Engine runs queries on the current build of a database.
@@ -91,11 +94,15 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			return explainError(failure(ctx, withoutExcerpt(err, checked.SQL)), sqlText)
 		}
 		defer rows.Close()
-		if res, err = readResult(ctx, d, policy, rows); err == nil && len(res.Rows) == 0 {
-			rows.Close() // the probes use the same connection
+		if res, err = readResult(ctx, d, policy, rows); err != nil {
+			return err
+		}
+		rows.Close() // the probes use the same connection
+		if len(res.Rows) == 0 {
 			res.Hint = explainEmpty(ctx, conn, sqlText)
 		}
-		return err
+		res.Note = unknownHoursNote(ctx, conn, sqlText)
+		return nil
 	})
 	return res, err
 }

@@ -157,9 +157,10 @@ func quoteList(values []string) string {
 	return strings.Join(q, ", ")
 }
 
-// clipText cuts s to n runes on one line.
+// clipText cuts s to n runes on one line. Only ASCII white space is collapsed: an ideographic or
+// no-break space is kept, since it may be the very difference a hint shows.
 func clipText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r < utf8.RuneSelf && unicode.IsSpace(r) }), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -30,6 +30,9 @@ type probeColumn struct {
 	relation string
 	typed    string // the dataset's first typed view, for JSON columns
 	wrap     string // lower, upper or trim around the column, as the query wrote it
+	label    bool   // a label column (schema: Label): its words may be found in the text columns instead
+	typ      string // the view column's SQL type (DATE, TIMESTAMP, ...); "" for the table's text
+	dataset  *schema.Dataset
 }
 
 // expr is the column in SQL, inside the query's lower(), upper() or trim().
@@ -75,7 +78,7 @@ func publicColumns() (map[string]map[string]probeColumn, map[string]string) {
 				if c.Hidden {
 					continue // never shown in results, so never in a hint either
 				}
-				base[strings.ToLower(c.Name)] = probeColumn{name: c.Name, json: c.Kind == schema.JSON, typed: typed}
+				base[strings.ToLower(c.Name)] = probeColumn{name: c.Name, json: c.Kind == schema.JSON, typed: typed, label: c.Label, dataset: d}
 			}
 			add := func(rel string, cols map[string]probeColumn) {
 				m := map[string]probeColumn{}
@@ -98,7 +101,7 @@ func publicColumns() (map[string]map[string]probeColumn, map[string]string) {
 					}
 				}
 				for _, c := range v.Columns {
-					cols[strings.ToLower(c.Name)] = probeColumn{name: c.Name, list: strings.HasSuffix(c.Type, "[]")}
+					cols[strings.ToLower(c.Name)] = probeColumn{name: c.Name, list: strings.HasSuffix(c.Type, "[]"), label: c.Label, typ: c.Type, dataset: d}
 				}
 				add(v.Name, cols)
 			}
@@ -159,6 +162,9 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
 		if h := probe(ctx, conn, c); h != "" {
 			hints = append(hints, h)
 		}
+	}
+	if ctx.Err() == nil {
+		hints = append(hints, conjunctHints(ctx, conn, stmt, len(hints) > 0)...)
 	}
 	return strings.Join(hints, "; ")
 }
@@ -478,15 +484,18 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 	if c.op == "json" {
 		subject = "json_extract_string(" + c.col.name + ", " + quoteSQL(c.path) + ")"
 	}
+	var h string
 	switch {
 	case len(close) > 0:
-		return lead + "; closest values of " + subject + ": " + quoteList(close) + " (compare with the value as stored)"
+		h = lead + "; closest values of " + subject + ": " + quoteList(close) + " (compare with the value as stored)" + lookAlikeNote(c, close)
 	case complete && len(values) <= smallVocabulary && !longText(values):
-		return lead + "; " + subject + " holds only: " + quoteList(values)
+		h = lead + "; " + subject + " holds only: " + quoteList(values)
 	case longText(values):
-		return lead + "; " + subject + " is free text, e.g. " + quoteSQL(clipText(shortest(values), 60)) + "; try a shorter LIKE '%word%'"
+		h = lead + "; " + subject + " is free text, e.g. " + quoteSQL(clipText(shortest(values), 60)) + "; try a shorter LIKE '%word%'"
+	default:
+		h = lead + "; nothing in " + subject + " is close to it, e.g. " + quoteList(values[:min(3, len(values))])
 	}
-	return lead + "; nothing in " + subject + " is close to it, e.g. " + quoteList(values[:min(3, len(values))])
+	return h + occurrences(ctx, conn, c)
 }
 
 // vocabulary reads the distinct values of the condition's column: all of them when there are few
@@ -515,12 +524,15 @@ func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, boo
 		lit = likeText(lit, c.op == "GLOB")
 	}
 	lit = clipText(schema.Fold(lit), maxEditRunes)
-	near, err := strings1(ctx, conn, "SELECT v FROM (SELECT DISTINCT v FROM ("+src+") WHERE v IS NOT NULL) "+
-		"ORDER BY contains(lower(v), ?) DESC, levenshtein(lower(v), ?), v LIMIT 50", append(args, lit, lit)...)
+	// Many values: read a bounded number, those containing the word first, and keep the candidates
+	// sharing its characters once folded (DuckDB's levenshtein counts bytes, so it would rank a
+	// Japanese near miss below unrelated ASCII).
+	many, err := strings1(ctx, conn, fmt.Sprintf("SELECT v FROM (SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL) "+
+		"ORDER BY contains(lower(v), ?) DESC, v LIMIT %d", src, maxCandidates), append(args, lit)...)
 	if err != nil {
 		return values[:few], false
 	}
-	return near, false
+	return nearByCharacters(lit, many, 50), false
 }
 
 func strings1(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]string, error) {

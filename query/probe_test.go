@@ -52,11 +52,14 @@ func TestFirstAttempts(t *testing.T) {
 		{"JSON field", schema.Events, "SELECT event_name FROM events WHERE json_extract_string(cost, '$.is_free') = 'yes'", false, "holds only: 'false', 'true'"},
 		// Only the condition that fails alone is named.
 		{"one of two conditions", schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_name = 'アラビカ'", false, "store_name = 'アラビカ' matches no row"},
-		// No hint when no single condition is to blame, or none can be probed.
-		{"each condition matches alone", schema.Stores, "SELECT store_name FROM stores WHERE category = 'bar' AND category = 'cafe'", false, ""},
-		{"a number", schema.Products, "SELECT product_name FROM products_typed WHERE price_yen < 0", false, ""},
-		{"a hidden column is never probed", schema.Products, "SELECT product_name FROM products WHERE store_id = 'STR-00001'", false, ""},
-		{"a CTE named like a table", schema.Stores, "WITH stores AS (SELECT 'x' AS category) SELECT * FROM stores WHERE category = 'カフェ'", false, ""},
+		// When no single condition is to blame, the set that matches nothing together, with counts.
+		{"each condition matches alone", schema.Stores, "SELECT store_name FROM stores WHERE category = 'bar' AND category = 'cafe'", false,
+			"no row matches these conditions together, though each matches rows alone: category = 'bar' matches 2 rows, category = 'cafe' matches 3 rows"},
+		// A number: its range in the build.
+		{"a number", schema.Products, "SELECT product_name FROM products_typed WHERE price_yen < 0", false, "price_yen < 0 matches no row: products_typed.price_yen runs from 350 to 54000"},
+		// A hidden column's values are never shown; the condition is named.
+		{"a hidden column is never probed", schema.Products, "SELECT product_name FROM products WHERE store_id = 'STR-00001'", false, "store_id = 'STR-00001' matches no row by itself"},
+		{"a CTE named like a table", schema.Stores, "WITH stores AS (SELECT 'x' AS category) SELECT * FROM stores WHERE category = 'カフェ'", false, "category = 'カフェ' matches no row by itself"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,7 +39,7 @@ var TruncatedHint = fmt.Sprintf("more rows matched than the %d returned: narrow 
 func Write(out, notes io.Writer, format string, res *Result) error {
 	switch format {
 	case FormatJSON:
-		return textout.JSON(out, Document(res))
+		return textout.JSONFor(out, Document(res))
 	case FormatJSONL:
 		for _, row := range res.Rows {
 			b, err := textout.Marshal(rowObject(res.Columns, row))
@@ -103,10 +103,10 @@ func Document(res *Result) any {
 	return doc
 }
 
-// omittedNote says plainly which columns a result leaves out and why.
+// omittedNote says plainly which columns a result leaves out and why, and adds the result's Note.
 func omittedNote(res *Result) string {
 	if len(res.Omitted) == 0 {
-		return ""
+		return res.Note
 	}
 	var hidden []string
 	for _, c := range res.Dataset.Columns {
@@ -114,8 +114,12 @@ func omittedNote(res *Result) string {
 			hidden = append(hidden, c.Name)
 		}
 	}
-	return fmt.Sprintf("left out %s: %s is internal to %s and never shown; use it only in WHERE or JOIN",
+	note := fmt.Sprintf("left out %s: %s is internal to %s and never shown; use it only in WHERE or JOIN",
 		strings.Join(res.Omitted, ", "), strings.Join(hidden, ", "), res.Dataset.Name)
+	if res.Note != "" {
+		note += "; " + res.Note
+	}
+	return note
 }
 
 func rowObject(cols []Column, values []any) orderedObject {

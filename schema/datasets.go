@@ -115,11 +115,13 @@ var Stores = &Dataset{
 				{Name: "kids_menu", Type: "BOOLEAN", Description: "キッズメニューあり（kids_info.kids_menu）"},
 				{Name: "highchair", Type: "BOOLEAN", Description: "子供用椅子あり（kids_info.highchair）"},
 				{Name: "diaper_changing", Type: "BOOLEAN", Description: "おむつ替え台あり（kids_info.diaper_changing）"},
+				{Name: "hours_known", Type: "BOOLEAN", Description: "営業時間が分かっていれば true（false の店舗は store_hours に行がなく、is_open は常に false）"},
 			},
 		},
 		{
 			Name:        "store_hours",
 			Description: "営業時間を1営業時間帯1行に展開したビュー。定休日の曜日には行がありません。",
+			Note:        "営業時間が不明な店舗（stores_typed.hours_known = false）は store_hours に1行もありません。「月曜定休の店」は hours_known の店舗から探します。",
 			Columns: []ViewColumn{
 				{Name: "store_id", Type: "VARCHAR", Description: "店舗ID"},
 				{Name: "store_name", Type: "VARCHAR", Description: "店舗名"},

@@ -19,6 +19,7 @@ type Doc struct {
 	WhenToUse  string        `json:"when_to_use"`
 	Command    string        `json:"command"`
 	Rules      []string      `json:"rules"`
+	CLI        []string      `json:"cli"` // notes for the command line only: quoting, refusals, the operator's files
 	Relations  []RelationDoc `json:"relations"`
 	Columns    []ColumnDoc   `json:"columns"`
 	Now        []string      `json:"now"`
@@ -32,6 +33,7 @@ type RelationDoc struct {
 	Name        string      `json:"name"`
 	Aliases     []string    `json:"aliases"`
 	Description string      `json:"description"`
+	Note        string      `json:"note,omitempty"`
 	Columns     []ColumnDoc `json:"columns"`
 }
 
@@ -47,7 +49,7 @@ type ColumnDoc struct {
 // DescribeWith builds the tool description of a dataset, listing label values from v, the values of
 // a built database, where it has them.
 func DescribeWith(d *Dataset, v Vocabulary) Doc {
-	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Rules: []string{},
+	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Rules: []string{}, CLI: []string{},
 		Relations: []RelationDoc{}, Columns: []ColumnDoc{}, Now: []string{}, Examples: append([]Example{}, d.Examples...),
 		Labels: []LabelDoc{}}
 	for _, c := range d.Columns {
@@ -69,8 +71,8 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 			"profile_id はシステムから渡された対話中のユーザーのIDを使い、推測・検索しないでください",
 			"複数ユーザーの一覧・検索・列挙はできません（SQLでも取得できません）",
 			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります",
-			"どのデータファイルから読むかは環境変数 NARRATIVE_DATA_FILE で運用者が決めます（既定 narrative_data.csv）",
 		}
+		doc.CLI = []string{"どのデータファイルから読むかは環境変数 NARRATIVE_DATA_FILE で運用者が決めます（既定 narrative_data.csv）"}
 		doc.OutputNote = `{"profile_id", "age", "gender", "user_type", "primary_store_id", "primary_store_name", "visits", "narrative"}（age と visits は整数、narrative は改行を含む）。エラー時は {"error": "..."}`
 		return doc
 	}
@@ -80,10 +82,13 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 			others = append(others, o.Table)
 		}
 	}
-	doc.Command = fmt.Sprintf("ctool query %s --format json -- \"<SQL>\"（SQLは1つの引数として渡すか、- を指定して標準入力から渡します。-- の後はフラグとして読まれません）", d.Name)
+	doc.Command = fmt.Sprintf("ctool query %s --format json -- \"<SQL>\"", d.Name)
+	doc.CLI = []string{
+		"SQLは1つの引数として渡すか、- を指定して標準入力から渡します。-- の後はフラグとして読まれません",
+		"INSERT/UPDATE/DELETE/CREATE/DROP/ALTER/COPY/ATTACH/SET/PRAGMA などの文、ファイル・設定・メタデータを読む関数（read_csv, glob, duckdb_settings など）は拒否されます",
+	}
 	doc.Rules = []string{
 		"SELECT文を1つだけ実行できます（WITH, UNION, VALUES, ORDER BY, ウィンドウ関数, QUALIFY も使えます）",
-		"INSERT/UPDATE/DELETE/CREATE/DROP/ALTER/COPY/ATTACH/SET/PRAGMA などの文、ファイル・設定・メタデータを読む関数（read_csv, glob, duckdb_settings など）は拒否されます",
 		fmt.Sprintf("FROM句には %s を指定します（下の別名も使えます）。%s とそのビューとも結合できます", d.Table, strings.Join(others, ", ")),
 		fmt.Sprintf("検索結果は最大%d件です。LIMIT がなければ LIMIT %d が付き、%d を超える LIMIT は %d 件に制限されます", RowCap, RowCap, RowCap, RowCap),
 		fmt.Sprintf("続きは ORDER BY ... LIMIT %d OFFSET %d のように OFFSET でページングします", RowCap, RowCap),
@@ -99,7 +104,7 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: append([]string{}, d.Aliases...), Columns: []ColumnDoc{},
 		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
-		rd := RelationDoc{Name: v.Name, Aliases: []string{}, Columns: []ColumnDoc{}, Description: v.Description}
+		rd := RelationDoc{Name: v.Name, Aliases: []string{}, Columns: []ColumnDoc{}, Description: v.Description, Note: v.Note}
 		if v.Extends != "" {
 			rd.Description += fmt.Sprintf("（%s の全カラムを持ち、次のカラムの型が変わる・追加される）", v.Extends)
 		}
@@ -120,7 +125,13 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 func Help(d *Dataset) string { return HelpWith(d, nil) }
 
 // HelpWith renders a dataset's tool description as text, with label values from v (see DescribeWith).
-func HelpWith(d *Dataset, v Vocabulary) string {
+func HelpWith(d *Dataset, v Vocabulary) string { return helpText(d, v, true) }
+
+// FullHelp is the full description an MCP client reads as a resource: the help without the notes
+// that only the command line needs.
+func FullHelp(d *Dataset, v Vocabulary) string { return helpText(d, v, false) }
+
+func helpText(d *Dataset, v Vocabulary, cli bool) string {
 	doc := DescribeWith(d, v)
 	var b strings.Builder
 	if d.Private {
@@ -131,9 +142,16 @@ func HelpWith(d *Dataset, v Vocabulary) string {
 	section(&b, "データ", doc.Summary)
 	section(&b, "使い分け", doc.WhenToUse)
 	b.WriteString("【使用方法】\n")
-	fmt.Fprintf(&b, "- %s\n", doc.Command)
+	if cli {
+		fmt.Fprintf(&b, "- %s\n", doc.Command)
+	}
 	for _, r := range doc.Rules {
 		fmt.Fprintf(&b, "- %s\n", r)
+	}
+	if cli {
+		for _, r := range doc.CLI {
+			fmt.Fprintf(&b, "- %s\n", r)
+		}
 	}
 	fmt.Fprintf(&b, "- 出力: %s\n\n", doc.OutputNote)
 	if len(doc.Relations) > 0 {
@@ -144,6 +162,9 @@ func HelpWith(d *Dataset, v Vocabulary) string {
 				name += "（別名: '" + strings.Join(r.Aliases, "', '") + "'）"
 			}
 			fmt.Fprintf(&b, "- %s: %s\n", name, r.Description)
+			if r.Note != "" {
+				fmt.Fprintf(&b, "  %s\n", r.Note)
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -205,7 +226,7 @@ func HelpWith(d *Dataset, v Vocabulary) string {
 			fmt.Fprintf(&b, "%d. %s\n   %s\n", i+1, e.Question, strings.ReplaceAll(e.SQL, "\n", "\n   "))
 		}
 	}
-	if d.Private {
+	if d.Private && cli {
 		b.WriteString("【例】\n   ctool profile --format json user_criollo_heavy\n")
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"

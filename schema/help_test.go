@@ -270,8 +270,8 @@ func TestManifest(t *testing.T) {
 		}
 		seen[tool.Name] = true
 		t.Run(tool.Name, func(t *testing.T) {
-			if tool.Description != Help(d) {
-				t.Error("description is not the dataset's Help()")
+			if tool.Description != Brief(d, nil) {
+				t.Error("description is not the dataset's Brief()")
 			}
 			s := compileDraft7(t, tool.Name+" input_schema", string(tool.InputSchema))
 			param, placeholder := "sql_query", "{sql_query}"
@@ -414,5 +414,60 @@ func checkLists(t *testing.T, where string, typ reflect.Type, v map[string]any) 
 				checkLists(t, at, f.Type, obj)
 			}
 		}
+	}
+}
+
+// The commands of a manifest read from a build name it, so they run from any directory; a path that
+// needs quoting is quoted in the shell form and one element in argv.
+func TestManifestNamesTheDatabase(t *testing.T) {
+	for _, tool := range ManifestWith(nil, "/data/my builds/ctool.duckdb") {
+		want := "--db '/data/my builds/ctool.duckdb' -- {"
+		if !strings.Contains(tool.Command, want) {
+			t.Errorf("%s: command %q lacks %q", tool.Name, tool.Command, want)
+		}
+		n := len(tool.Argv)
+		if n < 4 || tool.Argv[n-4] != "--db" || tool.Argv[n-3] != "/data/my builds/ctool.duckdb" || tool.Argv[n-2] != "--" {
+			t.Errorf("%s: argv %q lacks --db PATH before --", tool.Name, tool.Argv)
+		}
+	}
+}
+
+// Each brief stands alone (a framework registers tools one by one): it names its tool, the row cap,
+// the Tokyo clock, where the full description is, and its typed views; CLI-only notes stay out.
+func TestBriefStandsAlone(t *testing.T) {
+	for _, d := range Public() {
+		b := Brief(d, nil)
+		for _, want := range []string{d.Tool + ":", "tokyo_now()", ResourceURI(d), fmt.Sprintf("最大%d件", RowCap)} {
+			if !strings.Contains(b, want) {
+				t.Errorf("%s brief lacks %q", d.Name, want)
+			}
+		}
+		for _, v := range d.Views {
+			if !strings.Contains(b, "- "+v.Name+":") {
+				t.Errorf("%s brief lacks the view %s", d.Name, v.Name)
+			}
+		}
+		if n := len(BriefExamples(d)); n < 2 || n > maxBriefExamples {
+			t.Errorf("%s brief has %d examples, want 2 to %d", d.Name, n, maxBriefExamples)
+		}
+		for _, cli := range []string{"NARRATIVE_DATA_FILE", "PRAGMA", "標準入力"} {
+			if strings.Contains(b, cli) || strings.Contains(FullHelp(d, nil), cli) {
+				t.Errorf("%s brief or reference has the CLI-only note %q", d.Name, cli)
+			}
+		}
+	}
+	if strings.Contains(FullHelp(Profiles, nil), "NARRATIVE_DATA_FILE") || !strings.Contains(Help(Profiles), "NARRATIVE_DATA_FILE") {
+		t.Error("NARRATIVE_DATA_FILE belongs to the CLI help only")
+	}
+}
+
+// `ctool tools` is as lean as the MCP tools/list (mcpserver's test bounds that one on a build).
+func TestManifestIsLean(t *testing.T) {
+	b, err := json.Marshal(Manifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCount(b); n > 11000 {
+		t.Errorf("the manifest is %d characters, more than 11000", n)
 	}
 }

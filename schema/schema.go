@@ -72,6 +72,7 @@ type View struct {
 	Description string
 	Extends     string
 	Columns     []ViewColumn
+	Note        string // what a first attempt must know about the view, said in the brief too
 }
 
 // Example is a worked question and the SQL that answers it. Every example runs on the sample data.

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Tool is one entry of the function-calling manifest: enough for an agent framework to register a
@@ -18,23 +19,27 @@ type Tool struct {
 }
 
 // Manifest lists the four agent tools: one SQL tool per public dataset and get_user_profile.
-func Manifest() []Tool { return ManifestWith(nil) }
+func Manifest() []Tool { return ManifestWith(nil, "") }
 
-// ManifestWith is Manifest with the label values of a built database (see DescribeWith).
-func ManifestWith(v Vocabulary) []Tool {
+// ManifestWith is Manifest with the label values of a built database (see DescribeWith). When db is
+// set, the commands name it with --db, so they run the same from any directory.
+func ManifestWith(v Vocabulary, db string) []Tool {
 	var tools []Tool
 	for _, d := range append(Public(), Profiles) {
-		t := Tool{Name: d.Tool, Description: HelpWith(d, v)}
+		t := Tool{Name: d.Tool, Description: Brief(d, v)}
 		if d.Private {
 			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_criollo_heavy）", 1, 200)
-			t.Argv = []string{"ctool", "profile", "--format", "json", "--", "{profile_id}"}
-			t.Command = "ctool profile --format json -- {profile_id}"
+			t.Argv = []string{"ctool", "profile", "--format", "json"}
 		} else {
 			t.InputSchema = inputSchema("sql_query", fmt.Sprintf("実行するSQLクエリ（SELECT文1つのみ。結果は最大%d件）", RowCap), 1, MaxQueryChars)
-			// "--" ends the flags, so SQL that starts with a "-- comment" line is never read as one.
-			t.Argv = []string{"ctool", "query", d.Name, "--format", "json", "--", "{sql_query}"}
-			t.Command = "ctool query " + d.Name + " --format json -- {sql_query}"
+			t.Argv = []string{"ctool", "query", d.Name, "--format", "json"}
 		}
+		if db != "" {
+			t.Argv = append(t.Argv, "--db", db)
+		}
+		// "--" ends the flags, so SQL that starts with a "-- comment" line is never read as one.
+		t.Argv = append(t.Argv, "--", "{"+param(d)+"}")
+		t.Command = shellCommand(t.Argv)
 		tools = append(tools, t)
 	}
 	return tools
@@ -52,4 +57,26 @@ func inputSchema(param, description string, minLength, maxLength int) json.RawMe
 	}
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// param is the one argument of a dataset's tool.
+func param(d *Dataset) string {
+	if d.Private {
+		return "profile_id"
+	}
+	return "sql_query"
+}
+
+// shellCommand is argv as a shell line: words that need it single-quoted, the placeholder as is.
+func shellCommand(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = a
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./{}=:,+@%", r))
+		}) {
+			words[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(words, " ")
 }

@@ -39,3 +39,14 @@ func TestTableHeadersAsWritten(t *testing.T) {
 		t.Errorf("the header was re-cased:\n%s", b.String())
 	}
 }
+
+// Anything but a terminal gets one line: a pipe, a file, a buffer.
+func TestJSONForIsCompactOffATerminal(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSONFor(&b, map[string]any{"a": []int{1, 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":[1,2]}` + "\n"; b.String() != want {
+		t.Errorf("JSONFor = %q, want %q", b.String(), want)
+	}
+}

@@ -14,6 +14,8 @@ type commandLine struct {
 	args   []string
 	leaf   *cli.Command // the command the line runs; nil for the app itself
 	format string       // the --format the line asks for, or the command's default
+	db     string       // the --db the line names, "" when it names none
+	help   bool         // the line asks for help (-h, --help)
 }
 
 // flagToken is what a flag looks like: one or two dashes, a name, and maybe "=value". SQL that starts
@@ -46,8 +48,13 @@ func arrange(app *cli.App, argv []string) commandLine {
 				value, hasValue = rest[i], true
 				flags = append(flags, value)
 			}
-			if name == "format" && hasValue {
+			switch {
+			case name == "format" && hasValue:
 				format = value
+			case name == "db" && hasValue:
+				line.db = value
+			case name == "help" || name == "h":
+				line.help = true
 			}
 		case len(args) == 0 && findCommand(commands, a) != nil:
 			line.leaf = findCommand(commands, a)

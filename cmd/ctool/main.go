@@ -50,6 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runWith(e *env, args []string) int {
 	app := newApp(e)
 	line := arrange(app, args)
+	setBuildHelp(e, app, line)
 	jsonMode := line.format == "json" || line.format == "jsonl"
 	return report(app.Run(line.args), jsonMode, e.stdout, e.stderr)
 }

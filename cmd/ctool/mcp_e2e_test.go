@@ -496,7 +496,8 @@ func sameAsCLI(t *testing.T, what string, got toolResult, cli string) {
 		t.Errorf("%s: isError: %s\nthe command printed %s", what, got.text(), cli)
 		return
 	}
-	if got.text() != cli {
+	// The text content is the command's JSON line without its newline.
+	if got.text() != strings.TrimSuffix(cli, "\n") {
 		t.Errorf("%s: text content\n%s\nwant the command's output\n%s", what, got.text(), cli)
 	}
 	if canonical(t, got.StructuredContent) != canonical(t, []byte(cli)) {
@@ -625,7 +626,7 @@ func testMCPStdio(t *testing.T, db string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		manifest := schema.ManifestWith(vocab)
+		manifest := schema.ManifestWith(vocab, "")
 		if manifest[0].Description == schema.Manifest()[0].Description {
 			t.Fatal("the build's label values do not reach the descriptions")
 		}

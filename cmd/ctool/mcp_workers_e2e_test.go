@@ -50,7 +50,7 @@ func engineKind(t *testing.T, r toolResult) string {
 
 func selectOne(t *testing.T, c mcpCaller) {
 	t.Helper()
-	if r := callTool(t, c, "search_stores", map[string]any{"sql_query": "SELECT 1 AS one"}); r.IsError || !strings.Contains(r.text(), `"one": 1`) {
+	if r := callTool(t, c, "search_stores", map[string]any{"sql_query": "SELECT 1 AS one"}); r.IsError || !strings.Contains(r.text(), `"one":1`) {
 		t.Fatalf("SELECT 1: %s", r.text())
 	}
 }
@@ -88,7 +88,7 @@ func testEngineCasesStdio(t *testing.T) {
 		selectOne(t, p)
 	}
 	r := callTool(t, p, "search_stores", map[string]any{"sql_query": "SELECT count(*) AS n FROM stores WHERE store_name = '麻布台ヒルズマーケット2'"})
-	if !strings.Contains(r.text(), `"n": 1`) {
+	if !strings.Contains(r.text(), `"n":1`) {
 		t.Errorf("the ingest was not picked up: %s", r.text())
 	}
 	// The crashed and killed workers were replaced and waited for: no zombie, no more than the pool's
@@ -196,7 +196,7 @@ func testStuckAmong200(t *testing.T, db string) {
 			if !r.IsError || !strings.Contains(r.text(), `"timeout"`) {
 				t.Errorf("stuck call %d: %s", i, r.text())
 			}
-		} else if r.IsError || !strings.Contains(r.text(), fmt.Sprintf(`"i": %d`, i)) {
+		} else if r.IsError || !strings.Contains(r.text(), fmt.Sprintf(`"i":%d`, i)) {
 			t.Errorf("call %d: %s", i, r.text())
 		}
 	}

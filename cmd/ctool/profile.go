@@ -67,7 +67,7 @@ func runProfile(ctx context.Context, opts *profileOptions) error {
 	}
 	out := opts.out
 	if opts.format == "json" {
-		return textout.JSON(out, p)
+		return textout.JSONFor(out, p)
 	}
 	t := textout.Table(out, tablewriter.WithRowAutoWrap(tw.WrapNone))
 	t.Header("field", "value")

@@ -1205,7 +1205,7 @@ func testFormats(t *testing.T, db e2eDB) {
 			if *doc.Count != 0 || len(doc.Results) != 0 || *doc.Truncated || doc.Message != tc.msg {
 				t.Fatalf("want count 0, results [], truncated false and message %q:\n%s", tc.msg, res)
 			}
-			if !strings.Contains(res.stdout, `"results": []`) {
+			if !strings.Contains(res.stdout, `"results":[]`) {
 				t.Fatalf("want an empty results array, not null:\n%s", res)
 			}
 			res = db.query(tc.dataset, "table", tc.sql)
@@ -1292,7 +1292,7 @@ func testFormats(t *testing.T, db e2eDB) {
 			{"query", "--db", db.path, "events", "SELECT count(*) AS n FROM events", "--format", "json"},
 		} {
 			res := runCtool("", args...)
-			if res.code != 0 || !strings.Contains(res.stdout, `"n": 35`) {
+			if res.code != 0 || !strings.Contains(res.stdout, `"n":35`) {
 				t.Fatalf("want exit 0 and the count:\n%s", res)
 			}
 		}
@@ -1311,7 +1311,7 @@ func testFormats(t *testing.T, db e2eDB) {
 		}
 		for _, path := range []string{filepath.Join(dir, "missing.duckdb"), dir} {
 			res := runCtool("", "query", "events", "--db", path, "--format", "json", "SELECT 1")
-			if _, kind, err := jsonError(res.stdout); res.code != 3 || err != nil || kind != "no_database" || !strings.Contains(res.stdout, `"hint":"ctool ingest"`) {
+			if _, kind, err := jsonError(res.stdout); res.code != 3 || err != nil || kind != "no_database" || !strings.Contains(res.stdout, `"hint":"ctool ingest, or name an existing build with --db PATH or CTOOL_DB"`) {
 				t.Fatalf("want exit 3 and the no_database error with its hint on stdout (%v):\n%s", err, res)
 			}
 			res = runCtool("", "query", "events", "--db", path, "SELECT 1")

@@ -19,7 +19,8 @@ func newSchemaCommand(e *env) *cli.Command {
 		UsageText: "ctool schema [events|stores|products|profile] [--format text|json]",
 		Description: "Without a name, describes all four tools. The text is what an agent is given for each tool;\n" +
 			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]. The values\n" +
-			"of label columns (category, tag, ...) come from the database --db names when it is built, else from schema/." +
+			"of label columns (category, tag, ...) come from the build --db or CTOOL_DB names; without one, a note on\n" +
+			"stderr says they are the schema's words." +
 			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
@@ -31,7 +32,7 @@ func newSchemaCommand(e *env) *cli.Command {
 			if opts.datasets, err = schemaArgs(c.Args().Slice()); err != nil {
 				return err
 			}
-			return runSchema(c.Context, opts)
+			return runSchema(c.Context, e, opts)
 		},
 	}
 }
@@ -44,17 +45,17 @@ type schemaOptions struct {
 	datasets []*schema.Dataset
 }
 
-func runSchema(ctx context.Context, opts *schemaOptions) error {
-	vocab := vocabulary(ctx, opts.db)
+func runSchema(ctx context.Context, e *env, opts *schemaOptions) error {
+	vocab := e.buildVocabulary(ctx, opts.db)
 	if opts.format == "json" {
 		var docs []schema.Doc
 		for _, d := range opts.datasets {
 			docs = append(docs, schema.DescribeWith(d, vocab))
 		}
 		if len(docs) == 1 {
-			return textout.JSON(opts.out, docs[0])
+			return textout.JSONFor(opts.out, docs[0])
 		}
-		return textout.JSON(opts.out, docs)
+		return textout.JSONFor(opts.out, docs)
 	}
 	for i, d := range opts.datasets {
 		if i > 0 {

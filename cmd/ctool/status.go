@@ -53,7 +53,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	}
 	w := opts.out
 	if opts.format == "json" {
-		if err := textout.JSON(w, st); err != nil {
+		if err := textout.JSONFor(w, st); err != nil {
 			return err
 		}
 	} else {

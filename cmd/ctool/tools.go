@@ -17,20 +17,26 @@ func newToolsCommand(e *env) *cli.Command {
 		Usage:     "print the function-calling manifest of ctool's four agent tools",
 		UsageText: "ctool tools [--format json|text]",
 		Description: "A JSON array of {\"name\", \"description\", \"input_schema\", \"command\", \"argv\"}: description is the tool's\n" +
-			"full help text, input_schema a JSON Schema of its one argument (sql_query or profile_id), and command/argv\n" +
-			"the ctool command it maps to, so an agent framework can register the tools without copying them. Label\n" +
-			"values come from the database --db names when it is built." +
+			"own description, standing alone (relations, columns, label values, examples on the typed views; the full\n" +
+			"one is ctool schema DATASET), input_schema a JSON Schema of its one argument (sql_query or profile_id),\n" +
+			"and command/argv the ctool command it maps to, with --db when --db or CTOOL_DB names the build, so an\n" +
+			"agent framework can register the tools without copying them. --format text gives the rules the tools\n" +
+			"share once, then each description. Label values come from the build --db or CTOOL_DB names; without\n" +
+			"one, a note on stderr says they are the schema's words." +
 			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json"), dbFlag()},
 		Action: func(c *cli.Context) error {
 			opts := &toolsOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c)}
+			if c.IsSet("db") || e.getenv("CTOOL_DB") != "" {
+				opts.dbFlag = opts.db
+			}
 			if err := oneOf("format", opts.format, "json", "text"); err != nil {
 				return err
 			}
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			return runTools(c.Context, opts)
+			return runTools(c.Context, e, opts)
 		},
 	}
 }
@@ -40,15 +46,21 @@ type toolsOptions struct {
 	out    io.Writer
 	format string // json or text
 	db     string // the database whose label values the descriptions list, if it is built
+	dbFlag string // --db as given, for the commands of the manifest; "" when not given
 }
 
-func runTools(ctx context.Context, opts *toolsOptions) error {
-	tools := schema.ManifestWith(vocabulary(ctx, opts.db))
+func runTools(ctx context.Context, e *env, opts *toolsOptions) error {
+	tools := schema.ManifestWith(e.buildVocabulary(ctx, opts.db), opts.dbFlag)
 	if opts.format == "json" {
-		return textout.JSON(opts.out, tools)
+		return textout.JSONFor(opts.out, tools)
+	}
+	// Text is read whole: the shared rules once, then each tool's own description.
+	fmt.Fprintln(opts.out, "共通のきまり:")
+	for _, r := range schema.SharedRules() {
+		fmt.Fprintf(opts.out, "- %s\n", r)
 	}
 	for _, t := range tools {
-		fmt.Fprintf(opts.out, "%-17s %s\n", t.Name, t.Command)
+		fmt.Fprintf(opts.out, "\n== %s\n$ %s\n%s", t.Name, t.Command, t.Description)
 	}
 	return nil
 }

@@ -1,0 +1,116 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+// A date window outside the data ("this weekend" when the events end in December) looks like "nothing
+// on". The hint gives the range the build holds for each date column of the condition, as ISO dates,
+// and today in Tokyo, so the agent can tell the two apart.
+
+// clockFunctions read the current time.
+var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "today": true, "now": true,
+	"current_timestamp": true, "get_current_timestamp": true, "get_current_time": true, "current_localtimestamp": true}
+
+// dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
+// for a condition reading date columns or the clock, the range of a number column for one reading
+// numbers, and "" for any other.
+func dateHint(ctx context.Context, conn *sql.Conn, part any, scope []scopeEntry) string {
+	var ranges []string
+	seen := map[string]bool{}
+	clock, dates := false, false
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if fn, _ := x["function_name"].(string); x["type"] == "FUNCTION" && clockFunctions[strings.ToLower(fn)] {
+				clock = true
+			}
+			if x["type"] == "COLUMN_REF" {
+				if c, ok := resolve(x, scope); ok {
+					key := c.relation + "." + c.name
+					expr := dateExpr(c)
+					if expr != "" {
+						dates = true
+					} else if numeric[c.typ] {
+						expr = quoteIdent(c.name) // a number's range says as much as a date's
+					}
+					if expr != "" && !seen[key] && len(ranges) < 4 {
+						seen[key] = true
+						var lo, hi sql.NullString
+						q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), quoteIdent(c.relation))
+						if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
+							ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
+						}
+					}
+				}
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys) // the same hint every time: BETWEEN's lower bound before its upper
+			for _, k := range keys {
+				walk(x[k])
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(part)
+	if len(ranges) == 0 && !clock {
+		return ""
+	}
+	if !dates && !clock {
+		return strings.Join(ranges, "; ")
+	}
+	var today sql.NullString
+	if conn.QueryRowContext(ctx, "SELECT CAST(CAST(tokyo_now() AS DATE) AS VARCHAR)").Scan(&today) == nil && today.Valid {
+		ranges = append(ranges, "today in Tokyo is "+today.String)
+	}
+	return strings.Join(ranges, "; ")
+}
+
+// numeric are the view column types whose range a hint gives.
+var numeric = map[string]bool{"INTEGER": true, "BIGINT": true, "DOUBLE": true, "DECIMAL": true}
+
+// dateExpr is the column as a DATE, for its smallest value; "" when it holds no dates.
+func dateExpr(c probeColumn) string {
+	col := quoteIdent(c.name)
+	switch c.typ {
+	case "DATE":
+		return col
+	case "TIMESTAMP", "TIMESTAMPTZ":
+		return "CAST(" + col + " AS DATE)"
+	}
+	if c.typ != "" || c.dataset == nil {
+		return ""
+	}
+	raw, _ := c.dataset.Column(c.name)
+	switch raw.Kind {
+	case schema.DateRange:
+		return "TRY_CAST(split_part(" + col + ", '/', 1) AS DATE)"
+	case schema.Timestamp:
+		return "CAST(TRY_CAST(" + col + " AS TIMESTAMP) AS DATE)"
+	}
+	return ""
+}
+
+// dateExprMax is the column as a DATE for its largest value: a range's end.
+func dateExprMax(c probeColumn, expr string) string {
+	if c.typ == "" && c.dataset != nil {
+		if raw, _ := c.dataset.Column(c.name); raw.Kind == schema.DateRange {
+			col := quoteIdent(c.name)
+			return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
+		}
+	}
+	return expr
+}

@@ -1,0 +1,138 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+// A label value that does not exist rules out the label, not the thing: "category = 'bar'" finds no
+// bar category, while stores named "BAR ..." are filed as restaurants. The hint says where the word
+// (or another word for it) occurs in the dataset's text columns, or which of them to search.
+
+// maxOccurrences is how many text columns a hint names where a word occurs.
+const maxOccurrences = 3
+
+// occurrences is the hint's remark on where a missing label value occurs in text; "" for other columns.
+func occurrences(ctx context.Context, conn *sql.Conn, c condition) string {
+	d := c.col.dataset
+	if !c.col.label || d == nil || ctx.Err() != nil {
+		return ""
+	}
+	var cols []string
+	for _, col := range d.Columns {
+		if col.Kind == schema.Text && !col.Label && !col.Hidden && !strings.HasSuffix(col.Name, "_id") && !strings.Contains(col.Name, "url") {
+			cols = append(cols, col.Name)
+		}
+	}
+	words := searchWords(c)
+	if len(cols) == 0 || len(words) == 0 {
+		return ""
+	}
+	var match []string
+	var args []any
+	for _, w := range words {
+		match = append(match, "contains(lower(%[1]s), ?)")
+		args = append(args, w)
+	}
+	cond := strings.Join(match, " OR ")
+	var counts []string
+	var allArgs []any
+	for _, col := range cols {
+		counts = append(counts, "count(*) FILTER (WHERE "+fmt.Sprintf(cond, quoteIdent(col))+")")
+		allArgs = append(allArgs, args...)
+	}
+	n := make([]int64, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range n {
+		ptrs[i] = &n[i]
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(counts, ", ")+" FROM "+quoteIdent(d.Table), allArgs...).Scan(ptrs...); err != nil {
+		return ""
+	}
+	type hit struct {
+		col string
+		n   int64
+	}
+	var hits []hit
+	for i, col := range cols {
+		if n[i] > 0 {
+			hits = append(hits, hit{col, n[i]})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].n > hits[j].n })
+	subject := quoteSQL(c.literals[0])
+	if len(words) > 1 {
+		subject += " (or " + quoteList(words[1:min(len(words), 4)]) + ")"
+	}
+	if len(hits) == 0 {
+		return fmt.Sprintf("; %s occurs in no text of %s either: search %s for the kind of thing with LIKE '%%word%%'",
+			subject, d.Name, strings.Join(cols[:min(3, len(cols))], ", "))
+	}
+	var parts []string
+	for _, h := range hits[:min(maxOccurrences, len(hits))] {
+		parts = append(parts, fmt.Sprintf("%s of %d %s", h.col, h.n, rowNoun(d, h.n)))
+	}
+	return fmt.Sprintf("; %s occurs in %s (search there with LIKE)", subject, strings.Join(parts, ", "))
+}
+
+// searchWords are the folded words to look for: the condition's literals and their other words
+// (schema.LabelWords), each also in full width when it is ASCII.
+func searchWords(c condition) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		w = schema.Fold(w)
+		if w != "" && !seen[w] && len(out) < 12 {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, lit := range c.literals[:min(3, len(c.literals))] {
+		if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
+			lit = likeText(lit, c.op == "GLOB")
+		}
+		add(lit)
+		for _, group := range schema.LabelWords {
+			for _, w := range group {
+				if schema.SameLabel(w, lit) {
+					for _, o := range group {
+						add(o)
+					}
+					break
+				}
+			}
+		}
+	}
+	// Full-width forms of ASCII words, as Japanese text often writes them (ＢＡＲ).
+	for _, w := range append([]string{}, out...) {
+		if fw := fullWidth(w); fw != w {
+			if !seen[fw] && len(out) < 16 {
+				seen[fw] = true
+				out = append(out, fw)
+			}
+		}
+	}
+	return out
+}
+
+func fullWidth(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r > ' ' && r < 0x7f {
+			return r - '!' + '！'
+		}
+		return r
+	}, s)
+}
+
+// rowNoun is what n rows of d are called.
+func rowNoun(d *schema.Dataset, n int64) string {
+	if n == 1 {
+		return strings.TrimSuffix(d.Name, "s")
+	}
+	return d.Name
+}
