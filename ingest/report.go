@@ -97,6 +97,9 @@ const (
 	FormatMarkdown = "markdown"
 )
 
+// Formats lists the formats, the default first.
+var Formats = []string{FormatText, FormatJSON, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}
+
 // githubAnnotationLimit is how many annotations GitHub shows for one step; the rest print as plain lines.
 const githubAnnotationLimit = 10
 

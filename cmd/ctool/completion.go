@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -13,10 +12,9 @@ import (
 )
 
 // Completion scripts are written from the app's own definitions, so they cannot drift: the commands (the
-// datasets are query's subcommands), each command's flags, the choices a flag's usage lists ("output
-// `FORMAT`: json or table"), and the choices a command's usage line gives its first argument
-// ("ctool schema [events|stores|products|profile]"). Hidden commands and flags are left out, and so is
-// anything that would need the database: profile ids are never completed.
+// datasets are query's subcommands), each command's flags, a choice flag's own list of values, and the
+// list a command checks its first argument against (commandArgs). Hidden commands and flags are left
+// out, and so is anything that would need the database: profile ids are never completed.
 
 var completionShells = []string{"bash", "zsh", "fish"}
 
@@ -24,7 +22,7 @@ func newCompletionCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script (bash, zsh or fish)",
-		UsageText: "ctool completion <bash|zsh|fish>",
+		UsageText: "ctool completion <" + bar(completionShells) + ">",
 		Description: "Completes commands, datasets, flags and their values (formats, files); never a profile id.\n" +
 			"  bash: source <(ctool completion bash)        (or save it in /etc/bash_completion.d/ctool)\n" +
 			"  zsh:  ctool completion zsh > \"${fpath[1]}/_ctool\"   (or source <(ctool completion zsh))\n" +
@@ -121,7 +119,7 @@ func completionCommand(c *cli.Command, parent string) *compCommand {
 	path := strings.TrimSpace(parent + " " + c.Name)
 	cc := &compCommand{path: path, name: c.Name, usage: c.Usage,
 		flags: completionFlags(append(append([]cli.Flag(nil), c.Flags...), cli.HelpFlag)),
-		args:  usageChoices(c.UsageText, "ctool "+path)}
+		args:  commandArgs(path)}
 	for _, s := range c.Subcommands {
 		if !s.Hidden && s.Name != "help" {
 			cc.subs = append(cc.subs, completionCommand(s, path))
@@ -146,10 +144,12 @@ func completionFlags(flags []cli.Flag) []compFlag {
 			cf.usage = d.GetUsage()
 			cf.value = d.TakesValue()
 		}
-		if s, ok := f.(*cli.StringFlag); ok {
+		switch s := f.(type) {
+		case *cli.StringFlag:
 			cf.file = s.TakesFile
+		case *choiceFlag:
+			cf.choices = s.choices
 		}
-		cf.choices = flagChoices(cf.usage)
 		for _, n := range f.Names() {
 			if seen[n] {
 				continue
@@ -163,34 +163,16 @@ func completionFlags(flags []cli.Flag) []compFlag {
 	return out
 }
 
-var (
-	// flagChoicesRe reads "output `FORMAT`: table, json or csv", as the commands write a flag's choices.
-	flagChoicesRe = regexp.MustCompile("`[A-Z]+`: ([a-z][a-z0-9_-]*(?:(?:, | or )[a-z][a-z0-9_-]*)+)$")
-	// usageChoicesRe reads a usage line's first argument "[a|b|c]" or "<a|b|c>".
-	usageChoicesRe = regexp.MustCompile(`^[\[<]([a-z][a-z0-9_-]*(?:\|[a-z][a-z0-9_-]*)+)[\]>]$`)
-)
-
-// flagChoices are the values a flag's usage lists.
-func flagChoices(usage string) []string {
-	m := flagChoicesRe.FindStringSubmatch(usage)
-	if m == nil {
-		return nil
+// commandArgs is what the first argument of the command at path can be: the list the command itself
+// checks it against and writes in its usage line.
+func commandArgs(path string) []string {
+	switch path {
+	case "schema":
+		return schemaTopics()
+	case "completion":
+		return completionShells
 	}
-	return strings.FieldsFunc(strings.ReplaceAll(m[1], " or ", ", "), func(r rune) bool { return r == ',' || r == ' ' })
-}
-
-// usageChoices are the words the usage line of the command prefix gives its first argument.
-func usageChoices(usageText, prefix string) []string {
-	rest, ok := strings.CutPrefix(usageText, prefix+" ")
-	if !ok {
-		return nil
-	}
-	first, _, _ := strings.Cut(rest, " ")
-	m := usageChoicesRe.FindStringSubmatch(first)
-	if m == nil {
-		return nil
-	}
-	return strings.Split(m[1], "|")
+	return nil
 }
 
 // valuedFlags lists, dashed and sorted, every flag of any command that takes a value: as arrange does,

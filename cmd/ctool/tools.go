@@ -21,10 +21,11 @@ func newToolsCommand(e *env) *cli.Command {
 			"the ctool command it maps to, so an agent framework can register the tools without copying them. Label\n" +
 			"values come from the database --db names when it is built." +
 			exitStatus("ok", ctool.KindUsage),
-		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json"), dbFlag()},
+		Flags: []cli.Flag{formatFlag("output", "json", "json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
-			opts := &toolsOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c)}
-			if err := oneOf("format", opts.format, "json", "text"); err != nil {
+			opts := &toolsOptions{out: e.stdout, db: e.dbPath(c)}
+			var err error
+			if opts.format, err = choiceValue(c, "format"); err != nil {
 				return err
 			}
 			if err := noArgs(c); err != nil {
