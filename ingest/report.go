@@ -100,9 +100,6 @@ const (
 // Formats lists the formats, the default first.
 var Formats = []string{FormatText, FormatJSON, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}
 
-// githubAnnotationLimit is how many annotations GitHub shows for one step; the rest print as plain lines.
-const githubAnnotationLimit = 10
-
 // Write renders the report. text: one line per problem; json: one document; github: workflow
 // annotations for the first problems, plain lines for the rest.
 func (r *Report) Write(w io.Writer, format string) error {
@@ -144,25 +141,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 		_, err := w.Write(escape.JSON(buf.Bytes()))
 		return err
 	case FormatGitHub:
-		for i, p := range r.Problems {
-			if i < githubAnnotationLimit {
-				msg := p.Message
-				if p.Column != "" {
-					msg = p.Column + ": " + msg
-				}
-				level := "error"
-				if p.Warning() {
-					level = "warning"
-				}
-				fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(p.File), max(p.Line, 1),
-					ghProperty("ctool validate: "+p.Rule), ghData(msg))
-				continue
-			}
-			fmt.Fprintln(w, plainLine(p.String()))
-		}
-		if total := r.Count + r.Warnings; total > 0 {
-			fmt.Fprintf(w, "ctool validate: %s (%d annotated)\n", Problems(total), min(total, len(r.Problems), githubAnnotationLimit))
-		}
+		r.writeGitHub(w)
 	case FormatJUnit:
 		return r.writeJUnit(w)
 	case FormatSARIF:
