@@ -110,11 +110,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 		}
 		writeComparisonText(w, r.Comparison)
 		if omitted := r.Count + r.Warnings - len(r.Problems); omitted > 0 {
-			noun := "problems"
-			if omitted == 1 {
-				noun = "problem"
-			}
-			fmt.Fprintf(w, "... %d more %s not shown (raise --max-errors)\n", omitted, noun)
+			fmt.Fprintf(w, "... %d more %s not shown (raise --max-errors)\n", omitted, textout.Plural(omitted, "problem", "problems"))
 		}
 	case FormatJSON:
 		problems, warnings := []Problem{}, []Problem(nil)
@@ -155,4 +151,4 @@ func (r *Report) Write(w io.Writer, format string) error {
 }
 
 // Problems counts problems in words: "1 problem", "3 problems".
-func Problems(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "problem", "problems")) }
+func Problems(n int) string { return fmt.Sprintf("%d %s", n, textout.Plural(n, "problem", "problems")) }

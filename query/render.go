@@ -207,11 +207,7 @@ func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	rows := "rows"
-	if count == 1 {
-		rows = "row"
-	}
-	footer := fmt.Sprintf("(%d %s", count, rows)
+	footer := fmt.Sprintf("(%d %s", count, textout.Plural(count, "row", "rows"))
 	if markdown {
 		// A line right under a markdown table would be read as one more row.
 		footer = "\n" + footer
