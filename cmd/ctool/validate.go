@@ -12,6 +12,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -119,10 +120,7 @@ func runValidate(opts *validateOptions) error {
 	}
 	warnings := ""
 	if n := res.Report.Warnings; n > 0 {
-		warnings = fmt.Sprintf(", %d warning", n)
-		if n > 1 {
-			warnings += "s"
-		}
+		warnings = fmt.Sprintf(", %d %s", n, textout.Plural(n, "warning", "warnings"))
 	}
 	fmt.Fprintf(opts.errOut, "ctool validate: %s is valid (%d files, %d rows%s)\n", opts.input, len(res.Files), rows, warnings)
 	return nil
