@@ -76,7 +76,7 @@ func readBuild(ctx context.Context, path string) (_ *snapshot, err error) {
 // readTable reads a table's rows as hashes that DuckDB computes: rowid, the key's hash, then a hash per
 // column, in the table's order (a SELECT without ORDER BY keeps the order rows were inserted in).
 func readTable(ctx context.Context, db *sql.DB, t *table) error {
-	rows, err := db.QueryContext(ctx, "SELECT * FROM "+sqlIdent(t.d.Table)+" LIMIT 0")
+	rows, err := db.QueryContext(ctx, "SELECT * FROM "+database.QuoteIdent(t.d.Table)+" LIMIT 0")
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func readTable(ctx context.Context, db *sql.DB, t *table) error {
 	}
 	t.columns(names)
 	const low64 = " & 18446744073709551615::UHUGEINT AS UBIGINT)"
-	text := func(col string) string { return "coalesce(CAST(" + sqlIdent(col) + " AS VARCHAR), '')" }
+	text := func(col string) string { return "coalesce(CAST(" + database.QuoteIdent(col) + " AS VARCHAR), '')" }
 	var key []string
 	if t.fileKey {
 		key = append(key, text("source_file"))
@@ -105,13 +105,13 @@ func readTable(ctx context.Context, db *sql.DB, t *table) error {
 		}
 	}
 	var count int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+sqlIdent(t.d.Table)).Scan(&count); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+database.QuoteIdent(t.d.Table)).Scan(&count); err != nil {
 		return err
 	}
 	t.keyHash = make([]uint64, 0, count)
 	t.rowid = make([]int64, 0, count)
 	t.hashes = make([]uint64, 0, count*len(t.d.Columns))
-	rows, err = db.QueryContext(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+sqlIdent(t.d.Table))
+	rows, err = db.QueryContext(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+database.QuoteIdent(t.d.Table))
 	if err != nil {
 		return err
 	}
@@ -159,9 +159,9 @@ func fetchKeys(ctx context.Context, db *sql.DB, t *table, rows []int32) ([][]str
 	}
 	var cols []string
 	for _, k := range t.d.Key {
-		cols = append(cols, "coalesce(CAST("+sqlIdent(k)+" AS VARCHAR), '')")
+		cols = append(cols, "coalesce(CAST("+database.QuoteIdent(k)+" AS VARCHAR), '')")
 	}
-	res, err := db.QueryContext(ctx, "SELECT rowid, "+strings.Join(cols, ", ")+" FROM "+sqlIdent(t.d.Table)+
+	res, err := db.QueryContext(ctx, "SELECT rowid, "+strings.Join(cols, ", ")+" FROM "+database.QuoteIdent(t.d.Table)+
 		" WHERE rowid IN ("+strings.Join(ids, ", ")+")")
 	if err != nil {
 		return nil, err
