@@ -20,7 +20,7 @@ func newValidateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "validate",
 		Usage: "check the CSV files in the input directory without building anything (for CI)",
-		UsageText: "ctool validate [--input DIR] [--format text|json|github|junit|sarif|markdown] [--max-errors N]\n" +
+		UsageText: "ctool validate [--input DIR] [--format " + bar(ingest.Formats) + "] [--max-errors N]\n" +
 			"               [--max-file-size SIZE] [--against DB|DIR [--max-removed PCT]] [--strict]",
 		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
 			"the column, a rule word and what was expected. Rule words: " + ruleWords() + ".\n" +
