@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance conformance-auth clean
+.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance conformance-auth clean
 
 all: build
 
@@ -32,8 +32,17 @@ lint:
 staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
+# Not part of test (it runs the whole suite instrumented): each package's coverage by its own tests and
+# the end-to-end scripts together; fails if a package is under 80%.
+cover:
+	cover/run.sh
+
+# Each fuzz target for FUZZTIME (default 60s), one after another, on one core.
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./guard/
+	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./guard/
+	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
+	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./worker/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 
 bench: bench-ingest bench-validate bench-query
 

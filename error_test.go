@@ -1,8 +1,14 @@
 package ctool_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,4 +62,65 @@ func TestEveryKindHasOneStatus(t *testing.T) {
 	if ctool.KindUsage.Status() != 2 || ctool.KindNoDatabase.Status() != 3 || ctool.KindIO.Status() != 4 || ctool.KindRefused.Status() != 1 {
 		t.Error("the documented statuses changed")
 	}
+}
+
+// Explain gives every error a kind: its own *Error wherever it is in the chain, a deadline as a
+// timeout, a file system failure as I/O, the rest as internal, keeping the cause for errors.Is.
+func TestExplain(t *testing.T) {
+	own := ctool.Errorf(ctool.KindRefused, "refused: %w", io.EOF).WithHint("ctool query --help")
+	_, statErr := os.Stat(filepath.Join(t.TempDir(), "nowhere"))
+	tests := []struct {
+		err  error
+		kind ctool.Kind
+		msg  string
+		hint string
+	}{
+		{own, ctool.KindRefused, "refused: EOF", "ctool query --help"},
+		{fmt.Errorf("wrapped: %w", own), ctool.KindRefused, "refused: EOF", "ctool query --help"},
+		{fmt.Errorf("query: %w", context.DeadlineExceeded), ctool.KindTimeout, "query: context deadline exceeded", ""},
+		{statErr, ctool.KindIO, statErr.Error(), ""},
+		{fmt.Errorf("open: %w", fs.ErrPermission), ctool.KindIO, "open: permission denied", ""},
+		{errors.New("boom"), ctool.KindInternal, "boom", ""},
+	}
+	for _, tt := range tests {
+		e := ctool.Explain(tt.err)
+		if e.Kind != tt.kind || e.Message != tt.msg || e.Hint != tt.hint {
+			t.Errorf("Explain(%v) = %q %q %q, want %q %q %q", tt.err, e.Kind, e.Message, e.Hint, tt.kind, tt.msg, tt.hint)
+		}
+		if !errors.Is(e, tt.err) && !errors.Is(tt.err, e) {
+			t.Errorf("Explain(%v) lost its cause", tt.err)
+		}
+	}
+	if ctool.Explain(nil) != nil {
+		t.Error("Explain(nil) is not nil")
+	}
+	if !errors.Is(own, io.EOF) || own.Error() != "refused: EOF" {
+		t.Errorf("Errorf lost the %%w cause: %v", own)
+	}
+	if plain := ctool.Errorf(ctool.KindUsage, "bad"); plain.Hint != "" || own.Hint == "" {
+		t.Error("WithHint changed the error it was called on")
+	}
+}
+
+func TestExitStatusHelp(t *testing.T) {
+	got := ctool.ExitStatusHelp("ok", ctool.KindIO, ctool.KindUsage)
+	want := "EXIT STATUS:\n" +
+		"   0               ok\n" +
+		"   2  usage        " + meaning(ctool.KindUsage) + "\n" +
+		"   4  io           " + meaning(ctool.KindIO) + "\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if ctool.Kind("unheard_of").Status() != 1 {
+		t.Error("an unknown kind is not exit status 1")
+	}
+}
+
+func meaning(k ctool.Kind) string {
+	for _, i := range ctool.Kinds {
+		if i.Kind == k {
+			return i.Meaning
+		}
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 )
 
 // Contracts turns on validation's contracts (schema.Contracts): checks on data that is valid cell by
@@ -212,7 +213,7 @@ func stillReferenced(old, cur *snapshot, filesOf map[*schema.Dataset][]*File) []
 		for _, key := range keys {
 			var by []string
 			for _, u := range users[key] {
-				by = append(by, fmt.Sprintf("%d %s %s", u.rows, u.dataset, plural(u.rows, "row", "rows")))
+				by = append(by, fmt.Sprintf("%d %s %s", u.rows, u.dataset, textout.Plural(u.rows, "row", "rows")))
 			}
 			sort.Strings(by)
 			found = append(found, Problem{File: filesOf[k][0].Path, Column: k.Key[0], Rule: schema.ContractReferenced,
@@ -221,13 +222,6 @@ func stillReferenced(old, cur *snapshot, filesOf map[*schema.Dataset][]*File) []
 		}
 	}
 	return found
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // percent shows a share as people write it: 10%, 12.5%.

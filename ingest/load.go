@@ -10,6 +10,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/azabudai/ctool/database"
 )
 
 // plan opens the files a load reads and reads their headers, as validation will find them; each stays
@@ -87,7 +89,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
 		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
 		nullstr = '', allow_quoted_nulls = true)`,
-		sqlIdent(f.Dataset.Table), selectList, sqlString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
+		database.QuoteIdent(f.Dataset.Table), selectList, sqlString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
@@ -98,7 +100,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 // number of non-NULL cells in every column (validation's non-empty ones) and the same number of bytes
 // in every text column, so DuckDB and validation can never disagree about the data.
 func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
-	table, where := sqlIdent(f.Dataset.Table), ""
+	table, where := database.QuoteIdent(f.Dataset.Table), ""
 	if f.Dataset.Private {
 		where = " WHERE source_file = " + sqlString(f.Name)
 	}
@@ -112,7 +114,7 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 		// encoding/csv reads a CRLF inside a quoted field as LF; DuckDB keeps it. Store what validation saw.
 		var sets []string
 		for _, name := range text {
-			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", sqlIdent(name), sqlIdent(name)))
+			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", database.QuoteIdent(name), database.QuoteIdent(name)))
 		}
 		if _, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s%s", table, strings.Join(sets, ", "), where)); err != nil {
 			return fmt.Errorf("load %s: %w", f.Path, err)
@@ -120,10 +122,10 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	}
 	checks := []string{"count(*)"}
 	for _, name := range f.Header {
-		checks = append(checks, fmt.Sprintf("count(%s)", sqlIdent(name)))
+		checks = append(checks, fmt.Sprintf("count(%s)", database.QuoteIdent(name)))
 	}
 	for _, name := range text {
-		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", sqlIdent(name)))
+		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", database.QuoteIdent(name)))
 	}
 	dest := make([]int64, len(checks))
 	ptrs := make([]any, len(checks))
@@ -157,5 +159,3 @@ func maxRecordBytes(f *File) int64 {
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-func sqlIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

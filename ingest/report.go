@@ -97,8 +97,8 @@ const (
 	FormatMarkdown = "markdown"
 )
 
-// githubAnnotationLimit is how many annotations GitHub shows for one step; the rest print as plain lines.
-const githubAnnotationLimit = 10
+// Formats lists the formats, the default first.
+var Formats = []string{FormatText, FormatJSON, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}
 
 // Write renders the report. text: one line per problem; json: one document; github: workflow
 // annotations for the first problems, plain lines for the rest.
@@ -110,11 +110,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 		}
 		writeComparisonText(w, r.Comparison)
 		if omitted := r.Count + r.Warnings - len(r.Problems); omitted > 0 {
-			noun := "problems"
-			if omitted == 1 {
-				noun = "problem"
-			}
-			fmt.Fprintf(w, "... %d more %s not shown (raise --max-errors)\n", omitted, noun)
+			fmt.Fprintf(w, "... %d more %s not shown (raise --max-errors)\n", omitted, textout.Plural(omitted, "problem", "problems"))
 		}
 	case FormatJSON:
 		problems, warnings := []Problem{}, []Problem(nil)
@@ -141,25 +137,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 		_, err := w.Write(escape.JSON(buf.Bytes()))
 		return err
 	case FormatGitHub:
-		for i, p := range r.Problems {
-			if i < githubAnnotationLimit {
-				msg := p.Message
-				if p.Column != "" {
-					msg = p.Column + ": " + msg
-				}
-				level := "error"
-				if p.Warning() {
-					level = "warning"
-				}
-				fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(p.File), max(p.Line, 1),
-					ghProperty("ctool validate: "+p.Rule), ghData(msg))
-				continue
-			}
-			fmt.Fprintln(w, plainLine(p.String()))
-		}
-		if total := r.Count + r.Warnings; total > 0 {
-			fmt.Fprintf(w, "ctool validate: %s (%d annotated)\n", Problems(total), min(total, len(r.Problems), githubAnnotationLimit))
-		}
+		r.writeGitHub(w)
 	case FormatJUnit:
 		return r.writeJUnit(w)
 	case FormatSARIF:
@@ -173,4 +151,4 @@ func (r *Report) Write(w io.Writer, format string) error {
 }
 
 // Problems counts problems in words: "1 problem", "3 problems".
-func Problems(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "problem", "problems")) }
+func Problems(n int) string { return fmt.Sprintf("%d %s", n, textout.Plural(n, "problem", "problems")) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 )
 
 // markdownFirst is how many problems the markdown summary lists; the rest are counted.
@@ -36,7 +37,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("**Valid**")
 	}
 	if r.Warnings > 0 {
-		fmt.Fprintf(&b, ", %d %s", r.Warnings, plural(r.Warnings, "warning", "warnings"))
+		fmt.Fprintf(&b, ", %d %s", r.Warnings, textout.Plural(r.Warnings, "warning", "warnings"))
 	}
 	if r.Comparison != nil {
 		fmt.Fprintf(&b, "; compared with %s", markdownCell(r.Comparison.Against))
@@ -126,4 +127,4 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-func errorsWord(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "error", "errors")) }
+func errorsWord(n int) string { return fmt.Sprintf("%d %s", n, textout.Plural(n, "error", "errors")) }

@@ -168,7 +168,7 @@ func cellText(v any) string {
 }
 
 // writeTable renders a table (or a markdown table) for people: long cells are cut for display only.
-// A width above 0 fits the table to a terminal that wide (terminal.go).
+// A width above 0 fits the table to a terminal that wide (textout.Fit), or shows it expanded.
 func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	count := len(res.Rows)
 	note := omittedNote(res)
@@ -197,25 +197,27 @@ func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 		}
 		cells = append(cells, row)
 	}
-	header, cells, wrapped := fitTable(header, cells, width)
-	if wrapped {
-		// Rows that span lines need a line between them to be told apart.
-		t.Options(tablewriter.WithRendition(tw.Rendition{Settings: tw.Settings{Separators: tw.Separators{BetweenRows: tw.On}}}))
-	}
-	t.Header(header)
-	for _, row := range cells {
-		if err := t.Append(row); err != nil {
+	fit := textout.Fit(header, cells, width)
+	if fit.Expanded {
+		if err := textout.WriteExpanded(out, header, cells, width); err != nil {
+			return err
+		}
+	} else {
+		if fit.Wrapped {
+			// Rows that span lines need a line between them to be told apart.
+			t.Options(tablewriter.WithRendition(tw.Rendition{Settings: tw.Settings{Separators: tw.Separators{BetweenRows: tw.On}}}))
+		}
+		t.Header(fit.Header)
+		for _, row := range fit.Rows {
+			if err := t.Append(row); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
 			return err
 		}
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	rows := "rows"
-	if count == 1 {
-		rows = "row"
-	}
-	footer := fmt.Sprintf("(%d %s", count, rows)
+	footer := fmt.Sprintf("(%d %s", count, textout.Plural(count, "row", "rows"))
 	if markdown {
 		// A line right under a markdown table would be read as one more row.
 		footer = "\n" + footer

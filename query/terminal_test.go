@@ -10,54 +10,6 @@ import (
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
-func TestColumnWidths(t *testing.T) {
-	tests := []struct {
-		natural []int
-		avail   int
-		want    []int
-	}{
-		{[]int{8, 20, 6}, 40, []int{8, 20, 6}},   // fits: unchanged
-		{[]int{8, 20, 6}, 34, []int{8, 20, 6}},   // exactly
-		{[]int{8, 20, 6}, 30, []int{8, 16, 6}},   // only the widest narrows
-		{[]int{8, 30, 30}, 40, []int{8, 16, 16}}, // two wide columns share equally
-		{[]int{8, 30, 30}, 41, []int{8, 17, 16}}, // the odd column goes to the first
-		{[]int{10, 10, 10}, 12, []int{4, 4, 4}},
-		{[]int{10, 10, 10}, 3, []int{2, 2, 2}}, // never below one wide character
-		{[]int{1, 50}, 10, []int{1, 9}},        // a one-column-wide column stays so
-	}
-	for _, tt := range tests {
-		if got := columnWidths(tt.natural, tt.avail); fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("columnWidths(%v, %d) = %v, want %v", tt.natural, tt.avail, got, tt.want)
-		}
-	}
-}
-
-func TestWrapCell(t *testing.T) {
-	tests := []struct {
-		s     string
-		width int
-		want  string // lines joined by |
-	}{
-		{"short", 10, "short"},
-		{"the quick brown fox", 10, "the quick|brown fox"},
-		{"the quick brown fox", 9, "the quick|brown fox"},
-		{"abcdefghij", 4, "abcd|efgh|ij"},        // no space: hard breaks
-		{"a verylongword", 8, "a verylo|ngword"}, // a space too early to break at
-		{"麻布台ヒルズマーケット", 8, "麻布台ヒ|ルズマー|ケット"},      // wide characters: 2 columns each
-		{"麻布台ヒルズマーケット", 7, "麻布台|ヒルズ|マーケ|ット"},     // an odd width leaves a column free
-		{"中村藤吉 麻布台ヒルズ店", 10, "中村藤吉|麻布台ヒル|ズ店"},
-		{"ab麻布", 3, "ab|麻|布"},
-		{"麻布", 1, "麻|布"},                           // wider than the column: a line of its own
-		{"e\u0301te\u0301", 2, "e\u0301t|e\u0301"}, // combining marks stay with their letter
-	}
-	for _, tt := range tests {
-		got := strings.ReplaceAll(wrapCell(tt.s, tt.width), "\n", "|")
-		if got != tt.want {
-			t.Errorf("wrapCell(%q, %d) = %q, want %q", tt.s, tt.width, got, tt.want)
-		}
-	}
-}
-
 // tableResult is a result with long Japanese and English cells, as the stores and events data have.
 func tableResult() *Result {
 	return &Result{
@@ -93,6 +45,13 @@ func TestWriteTableFits(t *testing.T) {
 		if footer != "(3 rows)" {
 			t.Errorf("width %d: footer %q", width, footer)
 		}
+		if expanded := strings.HasPrefix(out, "-[ RECORD 1 ]"); expanded != (width <= 40) {
+			t.Errorf("width %d: expanded %v, want %v:\n%s", width, expanded, width <= 40, out)
+		}
+		if width <= 40 {
+			checkExpanded(t, width, res, table)
+			continue
+		}
 		var borders []int
 		for i, line := range table {
 			if w := twwidth.Width(line); w > width {
@@ -114,6 +73,55 @@ func TestWriteTableFits(t *testing.T) {
 		}
 		if width < 120 && !strings.Contains(out, "├") {
 			t.Errorf("width %d: wrapped rows want lines between them:\n%s", width, out)
+		}
+	}
+}
+
+// checkExpanded checks a result shown one record per block: every line fits, the separators line up,
+// and each record's "column | value" lines give back its column names and values.
+func checkExpanded(t *testing.T, width int, res *Result, lines []string) {
+	t.Helper()
+	var records [][]string // per record, the text of each field, wrapped lines joined
+	sep := -1
+	for i, line := range lines {
+		if w := twwidth.Width(line); w > width {
+			t.Errorf("width %d: line %d is %d wide: %q", width, i, w, line)
+		}
+		if strings.HasPrefix(line, "-[ RECORD ") {
+			records = append(records, nil)
+			continue
+		}
+		key, value, ok := strings.Cut(line, " | ")
+		if !ok || len(records) == 0 {
+			t.Fatalf("width %d: line %d is not a field: %q", width, i, line)
+		}
+		if at := twwidth.Width(key); sep < 0 {
+			sep = at
+		} else if at != sep {
+			t.Errorf("width %d: line %d has its separator at %d, not %d", width, i, at, sep)
+		}
+		r := &records[len(records)-1]
+		if key = strings.TrimSpace(key); key != "" {
+			if want := res.Columns[len(*r)].Name; key != want {
+				t.Errorf("width %d: field %q, want %q", width, key, want)
+			}
+			*r = append(*r, value)
+		} else {
+			(*r)[len(*r)-1] += value
+		}
+	}
+	if len(records) != len(res.Rows) {
+		t.Fatalf("width %d: %d records, want %d", width, len(records), len(res.Rows))
+	}
+	for j, row := range res.Rows {
+		for i, v := range row {
+			want := "NULL"
+			if s, ok := v.(string); ok {
+				want = s
+			}
+			if got := records[j][i]; strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(want, " ", "") {
+				t.Errorf("width %d: record %d %s is %q, want %q", width, j+1, res.Columns[i].Name, got, want)
+			}
 		}
 	}
 }

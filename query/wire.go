@@ -52,6 +52,8 @@ func DecodeResult(b []byte) (*Result, error) {
 	if err := json.Unmarshal(h, r); err != nil {
 		return nil, err
 	}
+	// The dataset travels by name only: a header that carries one of its own is not believed.
+	r.Dataset = nil
 	if name != "" {
 		ds, err := schema.ByName(name)
 		if err != nil {

@@ -71,7 +71,7 @@ func arrange(app *cli.App, argv []string) commandLine {
 	line.format = format
 	if format == "" && line.leaf != nil {
 		for _, f := range line.leaf.Flags {
-			if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
+			if sf, ok := f.(*choiceFlag); ok && sf.Name == "format" {
 				line.format = sf.Value
 			}
 		}

@@ -76,6 +76,9 @@ func TestCompletionChoices(t *testing.T) {
 			if !strings.Contains(errOut, want) {
 				t.Errorf("ctool %s: completes --format to %v, but the command says %q", c.path, f.choices, errOut)
 			}
+			if _, help, _ := ctoolRun(append(strings.Fields(c.path), "--help")...); !strings.Contains(help, "--format "+bar(f.choices)+"]") {
+				t.Errorf("ctool %s: the usage line does not list --format %s", c.path, bar(f.choices))
+			}
 		}
 	}
 	if formats < 8 {
@@ -87,6 +90,9 @@ func TestCompletionChoices(t *testing.T) {
 		}
 		if len(c.args) < 3 {
 			t.Errorf("ctool %s: first argument choices %v", c.path, c.args)
+		}
+		if _, help, _ := ctoolRun(c.path, "--help"); !sameWords(usageArg(help, c.path), c.args) {
+			t.Errorf("ctool %s: the usage line gives %q, completion %v", c.path, usageArg(help, c.path), c.args)
 		}
 		for _, a := range c.args {
 			if code, _, errOut := ctoolRun(c.path, a); code != 0 {
@@ -238,4 +244,35 @@ func TestFishCompletion(t *testing.T) {
 		}
 		return strings.Join(names, "\n"), err
 	}, false)
+}
+
+// usageArg is the first argument's alternatives in a command's usage line: "ctool schema [a|b]" gives a, b.
+func usageArg(help, path string) []string {
+	_, usage, _ := strings.Cut(help, "USAGE:")
+	_, rest, _ := strings.Cut(usage, "ctool "+path+" ")
+	first, _, _ := strings.Cut(strings.Fields(rest)[0], " ")
+	return strings.Split(strings.Trim(first, "[]<>"), "|")
+}
+
+func sameWords(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+func TestOrList(t *testing.T) {
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"json"}, "json"},
+		{[]string{"text", "json"}, "text or json"},
+		{[]string{"table", "json", "csv"}, "table, json or csv"},
+	} {
+		if got := orList(tc.words); got != tc.want {
+			t.Errorf("orList(%q) = %q, want %q", tc.words, got, tc.want)
+		}
+	}
 }

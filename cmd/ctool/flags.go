@@ -27,24 +27,10 @@ func inputFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files", TakesFile: true}
 }
 
-func formatFlag(usage, value string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "format", Value: value, Usage: usage}
-}
-
 // isTerminal reports whether w is a terminal, where progress lines are welcome.
 func isTerminal(w io.Writer) bool {
 	_, ok := fileTerminal(w)
 	return ok
-}
-
-// oneOf checks a flag value against its allowed values.
-func oneOf(flag, value string, allowed ...string) error {
-	for _, a := range allowed {
-		if value == a {
-			return nil
-		}
-	}
-	return usageError("--%s must be one of %v, not %q", flag, allowed, value)
 }
 
 // callTimeout is a command's --timeout, which bounds one query or call.

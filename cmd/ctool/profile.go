@@ -26,14 +26,14 @@ func newProfileCommand(e *env) *cli.Command {
 			exitStatus("the profile was found", ctool.KindNotFound, ctool.KindUsage, ctool.KindNoDatabase),
 		Flags: []cli.Flag{
 			dbFlag(),
-			formatFlag("output `FORMAT`: json or table", "json"),
+			formatFlag("output", "json", "json", "table"),
 		},
 		Action: func(c *cli.Context) error {
-			opts := &profileOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c), source: e.getenv("NARRATIVE_DATA_FILE")}
-			if err := oneOf("format", opts.format, "json", "table"); err != nil {
+			opts := &profileOptions{out: e.stdout, db: e.dbPath(c), source: e.getenv("NARRATIVE_DATA_FILE")}
+			var err error
+			if opts.format, err = choiceValue(c, "format"); err != nil {
 				return err
 			}
-			var err error
 			if opts.id, err = profile.ParseID(c.Args().Slice()); err != nil {
 				return err
 			}

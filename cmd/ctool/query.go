@@ -22,7 +22,7 @@ var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeou
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
 		dbFlag(),
-		formatFlag("output `FORMAT`: table, json, jsonl, csv or markdown", query.FormatTable),
+		formatFlag("output", query.FormatTable, query.Formats...),
 		&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop the query after `D` (at most 1m)"},
 	}
 }
@@ -59,8 +59,8 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 		Description: schema.Help(d) + exitStatus("the query ran (zero rows is fine)", queryKinds...),
 		Flags:       queryFlags(),
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := oneOf("format", format, query.Formats...); err != nil {
+			format, err := choiceValue(c, "format")
+			if err != nil {
 				return err
 			}
 			timeout, err := callTimeout(c)

@@ -22,13 +22,13 @@ func newSchemaCommand(e *env) *cli.Command {
 			"of label columns (category, tag, ...) come from the build --db or CTOOL_DB names; without one, a note on\n" +
 			"stderr says they are the schema's words." +
 			exitStatus("ok", ctool.KindUsage),
-		Flags: []cli.Flag{formatFlag("output `FORMAT`: text or json", "text"), dbFlag()},
+		Flags: []cli.Flag{formatFlag("output", "text", "text", "json"), dbFlag()},
 		Action: func(c *cli.Context) error {
-			opts := &schemaOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c)}
-			if err := oneOf("format", opts.format, "text", "json"); err != nil {
+			opts := &schemaOptions{out: e.stdout, db: e.dbPath(c)}
+			var err error
+			if opts.format, err = choiceValue(c, "format"); err != nil {
 				return err
 			}
-			var err error
 			if opts.datasets, err = schemaArgs(c.Args().Slice()); err != nil {
 				return err
 			}
@@ -64,6 +64,15 @@ func runSchema(ctx context.Context, e *env, opts *schemaOptions) error {
 		fmt.Fprint(opts.out, schema.HelpWith(d, vocab))
 	}
 	return nil
+}
+
+// schemaTopics are what schema describes: the public datasets, and "profile" for the profiles tool.
+func schemaTopics() []string {
+	var out []string
+	for _, d := range schema.Public() {
+		out = append(out, d.Name)
+	}
+	return append(out, "profile")
 }
 
 // schemaArgs maps the command's arguments to datasets; "profile" names the profiles tool.

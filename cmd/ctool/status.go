@@ -22,12 +22,13 @@ func newStatusCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			dbFlag(),
 			inputFlag(),
-			formatFlag("output `FORMAT`: text or json", "text"),
+			formatFlag("output", "text", "text", "json"),
 			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh"},
 		},
 		Action: func(c *cli.Context) error {
-			opts := &statusOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c), input: c.String("input"), check: c.Bool("check")}
-			if err := oneOf("format", opts.format, "text", "json"); err != nil {
+			opts := &statusOptions{out: e.stdout, db: e.dbPath(c), input: c.String("input"), check: c.Bool("check")}
+			var err error
+			if opts.format, err = choiceValue(c, "format"); err != nil {
 				return err
 			}
 			if err := noArgs(c); err != nil {

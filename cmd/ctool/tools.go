@@ -24,13 +24,14 @@ func newToolsCommand(e *env) *cli.Command {
 			"share once, then each description. Label values come from the build --db or CTOOL_DB names; without\n" +
 			"one, a note on stderr says they are the schema's words." +
 			exitStatus("ok", ctool.KindUsage),
-		Flags: []cli.Flag{formatFlag("output `FORMAT`: json or text", "json"), dbFlag()},
+		Flags: []cli.Flag{formatFlag("output", "json", "json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
-			opts := &toolsOptions{out: e.stdout, format: c.String("format"), db: e.dbPath(c)}
+			opts := &toolsOptions{out: e.stdout, db: e.dbPath(c)}
 			if c.IsSet("db") || e.getenv("CTOOL_DB") != "" {
 				opts.dbFlag = opts.db
 			}
-			if err := oneOf("format", opts.format, "json", "text"); err != nil {
+			var err error
+			if opts.format, err = choiceValue(c, "format"); err != nil {
 				return err
 			}
 			if err := noArgs(c); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,11 +20,10 @@ func newValidateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "validate",
 		Usage: "check the CSV files in the input directory without building anything (for CI)",
-		UsageText: "ctool validate [--input DIR] [--format text|json|github|junit|sarif|markdown] [--max-errors N]\n" +
+		UsageText: "ctool validate [--input DIR] [--format " + bar(ingest.Formats) + "] [--max-errors N]\n" +
 			"               [--max-file-size SIZE] [--against DB|DIR [--max-removed PCT]] [--strict]",
 		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
-			"the column, a rule word and what was expected. Rule words: missing-file, file, encoding, header, ragged,\n" +
-			"required, type, format, enum, json, schema, unique, reference.\n" +
+			"the column, a rule word and what was expected. Rule words: " + ruleWords() + ".\n" +
 			"Only regular files are read: a link, FIFO, device or socket, or a file over --max-file-size, is a\n" +
 			"'file' problem and nothing of it is read.\n" +
 			"Contracts (rule words too): with --against, a dataset may not lose more than --max-removed of its\n" +
@@ -40,7 +41,7 @@ func newValidateCommand(e *env) *cli.Command {
 			exitStatus("the data is valid (warnings allowed)", ctool.KindInvalidData, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
-			formatFlag("report `FORMAT`: text, json, github, junit, sarif or markdown", ingest.FormatText),
+			formatFlag("report", ingest.FormatText, ingest.Formats...),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
 			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
@@ -50,16 +51,15 @@ func newValidateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "today", Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
-			input, format, maxErrors := c.String("input"), c.String("format"), c.Int("max-errors")
-			if err := oneOf("format", format, ingest.FormatText, ingest.FormatJSON, ingest.FormatGitHub,
-				ingest.FormatJUnit, ingest.FormatSARIF, ingest.FormatMarkdown); err != nil {
+			input, maxErrors := c.String("input"), c.Int("max-errors")
+			format, err := choiceValue(c, "format")
+			if err != nil {
 				return err
 			}
 			if maxErrors < 0 {
 				return usageError("--max-errors must be 0 or more")
 			}
-			err := noArgs(c)
-			if err != nil {
+			if err = noArgs(c); err != nil {
 				return err
 			}
 			maxRemoved, err := parsePercent(c.String("max-removed"))
@@ -120,10 +120,7 @@ func runValidate(opts *validateOptions) error {
 	}
 	warnings := ""
 	if n := res.Report.Warnings; n > 0 {
-		warnings = fmt.Sprintf(", %d warning", n)
-		if n > 1 {
-			warnings += "s"
-		}
+		warnings = fmt.Sprintf(", %d %s", n, textout.Plural(n, "warning", "warnings"))
 	}
 	fmt.Fprintf(opts.errOut, "ctool validate: %s is valid (%d files, %d rows%s)\n", opts.input, len(res.Files), rows, warnings)
 	return nil
@@ -152,4 +149,34 @@ func appendSummary(path string, r *ingest.Report) error {
 		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
 	}
 	return nil
+}
+
+// ruleWords lists the checks' rule words (ingest's own list, less the contracts help gives apart) for
+// help, wrapped as the description is.
+func ruleWords() string {
+	var words []string
+	for _, r := range ingest.Rules() {
+		if !slices.ContainsFunc(schema.Contracts, func(c schema.Contract) bool { return c.Rule == r.Rule }) {
+			words = append(words, r.Rule)
+		}
+	}
+	var b strings.Builder
+	width := len("the column, a rule word and what was expected. Rule words: ")
+	for i, w := range words {
+		if i < len(words)-1 {
+			w += ","
+		}
+		if i > 0 {
+			if width+1+len(w) > 104 {
+				b.WriteString("\n")
+				width = 0
+			} else {
+				b.WriteString(" ")
+				width++
+			}
+		}
+		b.WriteString(w)
+		width += len(w)
+	}
+	return b.String()
 }
