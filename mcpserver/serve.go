@@ -20,8 +20,7 @@ func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.D
 	if err != nil {
 		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", addr, err)
 	}
-	// A call lasts at most its timeout plus the engine's grace; writing the answer gets a little more.
-	longest := timeout + query.StopGrace + 5*time.Second
+	longest := longestCall(timeout)
 	var busy activeConns
 	hs := &http.Server{Handler: handler(srv), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
@@ -53,6 +52,12 @@ func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.D
 			}
 		}
 	}
+}
+
+// longestCall is how long a call may take with its time limit: the timeout plus the engine's grace,
+// and a little more to write the answer.
+func longestCall(timeout time.Duration) time.Duration {
+	return timeout + query.StopGrace + 5*time.Second
 }
 
 // activeConns counts the connections that are serving a request.

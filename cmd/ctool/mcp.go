@@ -120,11 +120,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool})
 	if addr == "" {
 		mcpserver.LogStart(log, "stdio", build)
-		err := srv.Run(ctx, newStdioTransport(e.stdin, e.stdout))
-		if ctx.Err() != nil {
-			return nil // asked to stop
-		}
-		return err
+		return mcpserver.ServeStdio(ctx, srv, e.stdin, e.stdout, timeout)
 	}
 	return mcpserver.ServeHTTP(ctx, srv, addr, timeout, log, build)
 }
