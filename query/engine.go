@@ -41,6 +41,8 @@ type Result struct {
 	// Hint explains an empty result: the conditions that match no row by themselves and what their
 	// columns hold instead (see probe.go). Empty when rows were found.
 	Hint string
+	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
+	Build string `json:",omitempty"`
 }
 
 // Engine runs queries on the current build of a database.
@@ -80,7 +82,7 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 }
 
 func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
-	err = e.onConn(ctx, func(conn *sql.Conn) error {
+	err = e.onBuild(ctx, func(build string, conn *sql.Conn) error {
 		policy := guard.ForDataset(d)
 		checked, err := guard.Check(ctx, conn, sqlText, policy, schema.RowCap)
 		if err != nil {
@@ -95,6 +97,9 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			rows.Close() // the probes use the same connection
 			res.Hint = explainEmpty(ctx, conn, sqlText)
 		}
+		if res != nil {
+			res.Build = build
+		}
 		return err
 	})
 	return res, err
@@ -102,6 +107,11 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 
 // onConn runs f on a connection of the current build, which stays open until f returns.
 func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
+	return e.onBuild(ctx, func(_ string, conn *sql.Conn) error { return f(conn) })
+}
+
+// onBuild is onConn telling f the build's id.
+func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *sql.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
 		return failure(ctx, err)
@@ -112,7 +122,7 @@ func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
 		return failure(ctx, err)
 	}
 	defer conn.Close()
-	return f(conn)
+	return f(b.ID, conn)
 }
 
 // readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.
