@@ -30,7 +30,11 @@ type Config struct {
 	Version string
 	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
 	Search Searcher
+	Metrics *Metrics // nil: none
 }
+
+// MetaBuild is the key of a search result's _meta that names the build its rows were read from.
+const MetaBuild = "ctool/build"
 
 // Searcher runs one agent query as query.Engine.Query does: a worker pool, or the engine itself.
 type Searcher interface {
@@ -51,7 +55,7 @@ func New(c Config) *mcp.Server {
 	if c.Search != nil {
 		search = c.Search
 	}
-	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log)}
+	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log), metrics: c.Metrics}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted
 	// SQL); a later ingest changes the data, not the tool list a client has already read.
 	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
@@ -101,6 +105,7 @@ type handlers struct {
 	profiles *profile.Finder
 	timeout  time.Duration
 	log      *callLog
+	metrics  *Metrics
 }
 
 // search answers a search tool as `ctool query <dataset> --format json` does: the structured content is
@@ -114,7 +119,11 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		if err == nil {
 			doc, entry.Rows, entry.Truncated = query.Document(res), ptr(len(res.Rows)), ptr(res.Truncated)
 		}
-		return h.answer(&entry, start, doc, err), nil
+		out := h.answer(&entry, start, doc, err)
+		if err == nil && res.Build != "" {
+			out.Meta = mcp.Meta{MetaBuild: res.Build}
+		}
+		return out, nil
 	}
 }
 
@@ -174,6 +183,11 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error)
 		out, entry.Refusal = errorResult(e), e.Kind
 	}
 	h.log.write(*entry, start)
+	outcome := "ok"
+	if entry.Refusal != "" {
+		outcome = string(entry.Refusal)
+	}
+	h.metrics.call(entry.Tool, outcome, time.Since(start))
 	return out
 }
 

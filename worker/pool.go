@@ -33,7 +33,20 @@ type Config struct {
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
 	// Log gets one line per worker event (crashed, killed, out of memory, ...); never the SQL.
 	Log func(Event)
+	// Observe, when set, is told how each query that reached a worker ended: one of the Outcome
+	// constants (for metrics).
+	Observe func(outcome string)
 }
+
+// How a query that reached a worker ended.
+const (
+	OutcomeOK          = "ok"            // answered with rows
+	OutcomeError       = "error"         // answered with an error (refused, SQL error, ...)
+	OutcomeTimeout     = "timeout"       // stopped at its deadline, the worker kept
+	OutcomeKilled      = "killed"        // still running after the grace, or a bad answer: the worker killed
+	OutcomeCrashed     = "crashed"       // the worker died
+	OutcomeOutOfMemory = "out_of_memory" // the worker died of its memory cap
+)
 
 // Event is one thing that happened to a worker, for the log.
 type Event struct {
@@ -66,6 +79,9 @@ func NewPool(cfg Config) *Pool {
 	}
 	if cfg.Log == nil {
 		cfg.Log = func(Event) {}
+	}
+	if cfg.Observe == nil {
+		cfg.Observe = func(string) {}
 	}
 	return &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Max), all: map[*proc]bool{}}
 }
@@ -134,7 +150,11 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		if !ok {
 			return nil, p.lost(w)
 		}
-		return p.answer(w, f)
+		res, err := p.answer(w, f)
+		if err == nil {
+			p.cfg.Observe(OutcomeOK)
+		}
+		return res, err
 	case <-ctx.Done():
 	}
 	// Answer now; the worker gets the grace to stop, and is killed if it does not.
@@ -147,11 +167,12 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		case f, ok := <-w.replies:
 			if !ok {
 				p.lost(w)
-			} else {
-				p.answer(w, f)
+			} else if _, err := p.answer(w, f); err == nil {
+				p.cfg.Observe(OutcomeTimeout)
 			}
 		case <-t.C:
 			w.kill()
+			p.cfg.Observe(OutcomeKilled)
 			p.reap(w, "killed")
 		}
 	}()
@@ -168,6 +189,7 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 		}
 		if err != nil {
 			w.kill()
+			p.cfg.Observe(OutcomeKilled)
 			p.reap(w, "killed")
 			return nil, err
 		}
@@ -177,9 +199,11 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 		var fl failure
 		if err := json.Unmarshal(f.payload, &fl); err != nil || fl.Seq != w.seq {
 			w.kill()
+			p.cfg.Observe(OutcomeKilled)
 			p.reap(w, "killed")
 			return nil, fmt.Errorf("worker: bad error answer")
 		}
+		p.cfg.Observe(OutcomeError)
 		if fl.Exit {
 			go p.reap(w, "engine_failed")
 		} else {
@@ -188,6 +212,7 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 		return nil, &ctool.Error{Kind: ctool.Kind(fl.Kind), Message: fl.Message, Hint: fl.Hint}
 	}
 	w.kill()
+	p.cfg.Observe(OutcomeKilled)
 	p.reap(w, "killed")
 	return nil, fmt.Errorf("worker: unexpected frame %q", f.typ)
 }
@@ -197,10 +222,12 @@ func (p *Pool) lost(w *proc) error {
 	w.kill() // if it is only its pipe that broke
 	<-w.exited
 	if w.outOfMemory() {
+		p.cfg.Observe(OutcomeOutOfMemory)
 		p.reap(w, "out_of_memory")
 		return &ctool.Error{Kind: ctool.KindTooLarge, Hint: "select fewer rows or shorter values, and filter before aggregating",
 			Message: "the query needed more memory than a query may use and was stopped"}
 	}
+	p.cfg.Observe(OutcomeCrashed)
 	p.reap(w, "crashed")
 	return &ctool.Error{Kind: ctool.KindCrashed, Hint: CrashedHint,
 		Message: "the query crashed the query engine; it was not run to the end"}
@@ -228,6 +255,16 @@ func (p *Pool) enter(ctx context.Context) error {
 }
 
 func (p *Pool) leave() { <-p.slots }
+
+// Running is how many worker processes are started and not yet gone.
+func (p *Pool) Running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live
+}
+
+// Waiting is how many calls wait for a worker.
+func (p *Pool) Waiting() int { return int(p.waiting.Load()) }
 
 // take returns an idle worker, or starts one.
 func (p *Pool) take(ctx context.Context) (*proc, error) {
