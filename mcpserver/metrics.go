@@ -119,7 +119,10 @@ var (
 
 type buildCollector struct{ f BuildFunc }
 
-func (c *buildCollector) Describe(ch chan<- *prometheus.Desc) { ch <- buildInfoDesc; ch <- buildAgeDesc }
+func (c *buildCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- buildInfoDesc
+	ch <- buildAgeDesc
+}
 
 func (c *buildCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

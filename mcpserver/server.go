@@ -29,7 +29,7 @@ type Config struct {
 	Log     io.Writer // one JSON line per call; never a result, an argument or a profile field
 	Version string
 	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
-	Search Searcher
+	Search  Searcher
 	Metrics *Metrics // nil: none
 }
 
