@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -17,6 +18,7 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/textout"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,6 +52,7 @@ func New(c Config) *mcp.Server {
 			// Tools only: the four never change while the server runs, and it sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		})
+	srv.AddReceivingMiddleware(refuseUndeclared)
 	engine := query.NewEngine(c.Live)
 	var search Searcher = engine
 	if c.Search != nil {
@@ -89,6 +92,18 @@ func New(c Config) *mcp.Server {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// refuseUndeclared answers the methods of prompts, a capability the server does not declare, with
+// "method not found": the SDK answers prompts/list with an empty list whatever the capabilities say,
+// and the 2026-07-28 conformance suite holds a server that answers it to declaring prompts.
+func refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "prompts/") {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method + " (this server has no prompts)"}
+		}
+		return next(ctx, method, req)
+	}
+}
 
 // datasetOf is the dataset behind a tool of the manifest.
 func datasetOf(tool string) *schema.Dataset {

@@ -273,3 +273,14 @@ func TestErrorResultAsTheCommandPrintsIt(t *testing.T) {
 		t.Errorf("errorResult = %s (isError %v), want %s", got, r.IsError, want)
 	}
 }
+
+// The server declares no prompts, and prompts/list says so rather than answering an empty list.
+func TestNoPrompts(t *testing.T) {
+	cs := connect(t, newTestServer(t, "/nonexistent/ctool.duckdb"))
+	if _, err := cs.ListPrompts(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "method not found") {
+		t.Errorf("prompts/list: %v, want method not found", err)
+	}
+	if cs.InitializeResult().Capabilities.Prompts != nil {
+		t.Error("the server declares prompts")
+	}
+}
