@@ -34,6 +34,7 @@ staticcheck:
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} ./guard/
+	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
 
 bench: bench-ingest bench-validate bench-query
 
