@@ -83,6 +83,26 @@ func TestSDKStopsReadingAtABadLine(t *testing.T) {
 	}
 }
 
+// https://github.com/modelcontextprotocol/go-sdk/issues/1209 and pull/451: once 2025-11-25 is agreed, a
+// batch ends the session; the request after it is never answered.
+func TestSDKEndsTheSessionAtABatch(t *testing.T) {
+	out := &syncBuffer{}
+	in := initializeLine + "\n" + initializedLine + "\n" + `[{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- slowServer(0).Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: out}) }()
+	io.WriteString(inW, in)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second): // the session went on: no more to read
+	}
+	inW.Close()
+	if answered(out.String(), 3) {
+		t.Fatalf("the SDK answered the request after a batch: the filter's answer to batches can go\n%s", out)
+	}
+}
+
 // https://github.com/modelcontextprotocol/go-sdk/issues/1235: the SDK answers a request its client
 // cancelled.
 func TestSDKAnswersACancelledRequest(t *testing.T) {
@@ -119,6 +139,31 @@ func TestSDKDropsAnswersAtEOF(t *testing.T) {
 	}
 	if answered(out.String(), 2) {
 		t.Fatalf("the SDK answered a call read before EOF: go-sdk#1061 is fixed; the filter's hold of EOF can go\n%s", out)
+	}
+}
+
+// Through the filter a batch is answered, and the session goes on.
+func TestStdioAnswersABatch(t *testing.T) {
+	out := &syncBuffer{}
+	in := initializeLine + "\n" + initializedLine + "\n" + `[{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- ServeStdio(context.Background(), slowServer(0), inR, out, time.Second) }()
+	io.WriteString(inW, initializeLine+"\n")
+	for range 200 { // a hang guard: the batch must follow the agreed version
+		if answered(out.String(), 1) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(inW, strings.TrimPrefix(in, initializeLine+"\n"))
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("ServeStdio = %v", err)
+	}
+	if !answered(out.String(), 3) || !strings.Contains(out.String(), `"code":-32600`) {
+		t.Errorf("the batch or the ping after it went unanswered:\n%s", out)
 	}
 }
 

@@ -37,6 +37,9 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 //     lines the SDK can decode.
 //   - It answers a request whose client cancelled it; the spec says not to
 //     (https://github.com/modelcontextprotocol/go-sdk/issues/1235). The filter drops that answer.
+//   - Once a protocol of 2025-06-18 or later is agreed, a JSON-RPC batch is a line it cannot read, and
+//     ends the session the same way (https://github.com/modelcontextprotocol/go-sdk/pull/451 refuses
+//     batches there, as the spec dropped them). The filter answers such a batch -32600 itself.
 //   - At the end of its input it cancels the requests in flight and refuses to write their answers
 //     (https://github.com/modelcontextprotocol/go-sdk/issues/1061). The filter holds the end of the
 //     input back until every request read has been answered, or drain has passed.
@@ -61,11 +64,13 @@ type stdioFilter struct {
 	inFlight  map[jsonrpc.ID]bool // requests read and not yet answered
 	cancelled map[jsonrpc.ID]bool // of those, the ones the client cancelled
 	answered  chan struct{}       // signalled after an answer is written
+	initIDs   map[jsonrpc.ID]bool // initialize requests not yet answered
+	protocol  string              // the protocol version the SDK agreed to, once it has
 }
 
 func newStdioFilter(out io.Writer) *stdioFilter {
 	return &stdioFilter{out: out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{},
-		answered: make(chan struct{}, 1)}
+		answered: make(chan struct{}, 1), initIDs: map[jsonrpc.ID]bool{}}
 }
 
 // wait returns once every request read has been answered, or after drain.
@@ -137,6 +142,13 @@ func (f *stdioFilter) admit(line []byte) bool {
 	}
 	trimmed := bytes.TrimSpace(line)
 	if trimmed[0] == '[' {
+		f.mu.Lock()
+		noBatches := f.protocol >= "2025-06-18"
+		f.mu.Unlock()
+		if noBatches {
+			f.reject(jsonrpc.ID{}, -32600, "Invalid Request: JSON-RPC batches are not part of MCP from 2025-06-18 on")
+			return false
+		}
 		var batch []json.RawMessage
 		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
 			f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
@@ -185,6 +197,9 @@ func (f *stdioFilter) track(msg jsonrpc.Message) {
 	switch {
 	case req.ID.IsValid():
 		f.inFlight[req.ID] = true
+		if req.Method == "initialize" {
+			f.initIDs[req.ID] = true
+		}
 	case req.Method == "notifications/cancelled":
 		var p struct {
 			RequestID any `json:"requestId"`
@@ -240,6 +255,17 @@ func (f *stdioFilter) Write(p []byte) (int, error) {
 	if len(f.inFlight) > 0 {
 		if id, ok := responseID(p); ok {
 			delete(f.inFlight, id)
+			if f.initIDs[id] {
+				delete(f.initIDs, id)
+				var r struct {
+					Result struct {
+						ProtocolVersion string `json:"protocolVersion"`
+					} `json:"result"`
+				}
+				if json.Unmarshal(p, &r) == nil && r.Result.ProtocolVersion != "" {
+					f.protocol = r.Result.ProtocolVersion
+				}
+			}
 			select {
 			case f.answered <- struct{}{}:
 			default:
