@@ -44,7 +44,7 @@ const (
 	OutcomeError       = "error"         // answered with an error (refused, SQL error, ...)
 	OutcomeTimeout     = "timeout"       // stopped at its deadline, the worker kept
 	OutcomeKilled      = "killed"        // still running after the grace, or a bad answer: the worker killed
-	OutcomeCrashed     = "crashed"       // the worker died
+	OutcomeCrashed     = "crashed"       // the worker died, or its engine failed
 	OutcomeOutOfMemory = "out_of_memory" // the worker died of its memory cap
 )
 
@@ -150,11 +150,7 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		if !ok {
 			return nil, p.lost(w)
 		}
-		res, err := p.answer(w, f)
-		if err == nil {
-			p.cfg.Observe(OutcomeOK)
-		}
-		return res, err
+		return p.answer(w, f, false)
 	case <-ctx.Done():
 	}
 	// Answer now; the worker gets the grace to stop, and is killed if it does not.
@@ -167,8 +163,8 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		case f, ok := <-w.replies:
 			if !ok {
 				p.lost(w)
-			} else if _, err := p.answer(w, f); err == nil {
-				p.cfg.Observe(OutcomeTimeout)
+			} else {
+				p.answer(w, f, true)
 			}
 		case <-t.C:
 			w.kill()
@@ -180,7 +176,8 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 }
 
 // answer reads a worker's answer and gives the worker back, or retires it when it says it must go.
-func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
+// stopped says the call was already answered as stopped (its deadline or its cancellation).
+func (p *Pool) answer(w *proc, f frame, stopped bool) (*query.Result, error) {
 	switch f.typ {
 	case typeResult:
 		seq, b, err := seqOf(f.payload)
@@ -194,6 +191,11 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 			return nil, err
 		}
 		p.put(w)
+		if stopped {
+			p.cfg.Observe(OutcomeTimeout)
+		} else {
+			p.cfg.Observe(OutcomeOK)
+		}
 		return query.DecodeResult(b)
 	case typeError:
 		var fl failure
@@ -203,7 +205,14 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 			p.reap(w, "killed")
 			return nil, fmt.Errorf("worker: bad error answer")
 		}
-		p.cfg.Observe(OutcomeError)
+		switch {
+		case stopped || fl.Kind == string(ctool.KindTimeout):
+			p.cfg.Observe(OutcomeTimeout)
+		case fl.Kind == string(ctool.KindCrashed): // its engine failed: the worker goes
+			p.cfg.Observe(OutcomeCrashed)
+		default:
+			p.cfg.Observe(OutcomeError)
+		}
 		if fl.Exit {
 			go p.reap(w, "engine_failed")
 		} else {
