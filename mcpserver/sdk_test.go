@@ -103,6 +103,17 @@ func TestSDKEndsTheSessionAtABatch(t *testing.T) {
 	}
 }
 
+// https://github.com/modelcontextprotocol/go-sdk/issues/56: a server that declares tools only still
+// answers prompts/list (refuseUndeclared says "method not found" instead).
+func TestSDKAnswersUndeclaredPrompts(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"},
+		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	cs := connect(t, srv)
+	if _, err := cs.ListPrompts(context.Background(), nil); err != nil {
+		t.Fatalf("prompts/list on a server without prompts: %v: the SDK refuses it now; refuseUndeclared can go", err)
+	}
+}
+
 // https://github.com/modelcontextprotocol/go-sdk/issues/1235: the SDK answers a request its client
 // cancelled.
 func TestSDKAnswersACancelledRequest(t *testing.T) {

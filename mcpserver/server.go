@@ -94,8 +94,10 @@ func New(c Config) *mcp.Server {
 func ptr[T any](v T) *T { return &v }
 
 // refuseUndeclared answers the methods of prompts, a capability the server does not declare, with
-// "method not found": the SDK answers prompts/list with an empty list whatever the capabilities say,
+// "method not found": the SDK answers prompts/list with an empty list whatever the capabilities say
+// (its capabilities and handlers disagree: https://github.com/modelcontextprotocol/go-sdk/issues/56),
 // and the 2026-07-28 conformance suite holds a server that answers it to declaring prompts.
+// sdk_test.go asserts the SDK's behaviour.
 func refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if strings.HasPrefix(method, "prompts/") {
