@@ -87,12 +87,17 @@ func TestSDKStopsReadingAtABadLine(t *testing.T) {
 // batch ends the session; the request after it is never answered.
 func TestSDKEndsTheSessionAtABatch(t *testing.T) {
 	out := &syncBuffer{}
-	in := initializeLine + "\n" + initializedLine + "\n" + `[{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n" +
-		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
 	inR, inW := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- slowServer(0).Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: out}) }()
-	io.WriteString(inW, in)
+	io.WriteString(inW, initializeLine+"\n")
+	for range 200 { // a hang guard: the batch must follow the agreed version
+		if answered(out.String(), 1) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	go io.WriteString(inW, initializedLine+"\n"+`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`+"\n"+`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second): // the session went on: no more to read

@@ -198,7 +198,15 @@ func (f *stdioFilter) track(msg jsonrpc.Message) {
 	case req.ID.IsValid():
 		f.inFlight[req.ID] = true
 		if req.Method == "initialize" {
+			// The version asked for, until the answer says which was agreed: the SDK agrees to it before
+			// it answers, and a client may send its next line without waiting.
 			f.initIDs[req.ID] = true
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil {
+				f.protocol = p.ProtocolVersion
+			}
 		}
 	case req.Method == "notifications/cancelled":
 		var p struct {

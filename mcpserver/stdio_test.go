@@ -44,6 +44,36 @@ func TestStdioFilter(t *testing.T) {
 	}
 }
 
+// Once a protocol of 2025-06-18 or later is asked for, a batch is answered -32600 and not passed on;
+// before, or with an older one, it is passed on.
+func TestStdioFilterBatches(t *testing.T) {
+	const batch = `[{"jsonrpc":"2.0","id":2,"method":"ping"}]`
+	initLine := func(version string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `"}}`
+	}
+	for _, tc := range []struct {
+		in     string
+		passed bool
+	}{
+		{batch, true},
+		{initLine("2025-03-26") + "\n" + batch, true},
+		{initLine("2025-06-18") + "\n" + batch, false},
+		{initLine("2025-11-25") + "\n" + batch, false},
+	} {
+		var out, passed bytes.Buffer
+		f := newStdioFilter(&out)
+		if err := f.pump(strings.NewReader(tc.in+"\n"), &passed); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(passed.String(), batch); got != tc.passed {
+			t.Errorf("%s: batch passed on = %v, want %v (answered %q)", tc.in, got, tc.passed, out.String())
+		}
+		if !tc.passed && !strings.Contains(out.String(), `"code":-32600`) {
+			t.Errorf("%s: answered %q, want -32600", tc.in, out.String())
+		}
+	}
+}
+
 // A line longer than the limit is answered and skipped; the next line still gets through.
 func TestStdioFilterLongLine(t *testing.T) {
 	var out, passed bytes.Buffer
