@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance conformance-auth clean
+.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-mcp bench-load conformance conformance-auth clean
 
 all: build
 
@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
 	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./worker/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
+	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
 
 bench: bench-ingest bench-validate bench-query
 
@@ -60,6 +61,11 @@ bench-query: build
 bench-mcp: build
 	bench/mcp.sh
 	bench/mcp-auth.sh
+
+# Not part of bench: ctool mcp --http under 8 and 32 clients with a rollout, one server then two
+# replicas behind nginx (installed with apt-get if missing); about three minutes.
+bench-load: build
+	bench/load.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
 conformance: build conformance-auth

@@ -3,9 +3,28 @@
 # npm packages). Installs Node 22, @modelcontextprotocol/conformance and @modelcontextprotocol/inspector-cli
 # from the npm registry into a cache directory, ingests input/ into a temporary database, then
 #
-# 1. runs the conformance suite's server scenarios server-initialize, ping, tools-list and
-#    dns-rebinding-protection against `ctool mcp --http 127.0.0.1:0`;
+# 1. runs the conformance suite's server scenarios that apply to ctool against `ctool mcp --http
+#    127.0.0.1:0`, under both protocol revisions it serves: 2025-11-25 (initialize handshake) and
+#    2026-07-28 (stateless, Mcp-Method/Mcp-Name headers, cache hints); the resource scenarios run once
+#    the server declares resources;
 # 2. lists the tools and calls each of them, and a refused query, with the inspector's CLI over stdio.
+#
+# Scenarios that do not apply to ctool, and why (`conformance list --server` lists them all):
+# - tools-call-simple-text, -image, -audio, -embedded-resource, -mixed-content, -with-logging,
+#   -with-progress, -sampling, -elicitation, tools-call-error, json-schema-2020-12,
+#   elicitation-sep1034-defaults, elicitation-sep1330-enums, resources-read-text, -read-binary,
+#   resources-templates-read, prompts-*, completion-complete, input-required-result-*: each calls a
+#   tool, resource or prompt of the suite's own fixture (test_simple_text, test_error_handling,
+#   json_schema_2020_12_tool, test://..., test_prompt...), which ctool is not to imitate with fake ones.
+# - logging-set-level, resources-subscribe, -unsubscribe: capabilities ctool does not declare (it sends
+#   no log messages; its resources do not change while it runs).
+# - server-session-lifecycle, server-sse-polling, server-sse-multiple-streams: sessions and event
+#   streams; ctool's HTTP side is stateless and answers plain JSON.
+# - http-custom-header-server-validation: needs a tool with x-mcp-header parameters; ctool has none.
+# - sep-2640-skills-*, tasks-*: extensions ctool does not implement.
+# In server-stateless, four checks need the fixture's diagnostic tools (test_missing_capability,
+# test_streaming_elicitation, test_logging_tool) and report themselves "not testable": they are listed
+# in conformance/expected-failures.yml, per check, so that every other check of the scenario counts.
 #
 # Exits non-zero if any check fails. Reports land in $OUT (default bench/out/conformance).
 # Environment: CONFORMANCE_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/ctool-conformance), OUT.
@@ -13,10 +32,18 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 
-CONFORMANCE_VERSION=0.1.16
+CONFORMANCE_VERSION=0.2.0-alpha.12
 INSPECTOR_VERSION=1.0.3
 NODE_VERSION=22.23.3
-SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
+# REVISION:scenario, each run at that revision's wire.
+SCENARIOS=(
+	2025-11-25:server-initialize 2025-11-25:ping 2025-11-25:tools-list 2025-11-25:dns-rebinding-protection
+	2026-07-28:server-stateless 2026-07-28:tools-list 2026-07-28:caching 2026-07-28:http-header-validation
+	2026-07-28:dns-rebinding-protection
+)
+# Run only when the server declares the resources capability.
+RESOURCE_SCENARIOS=(2025-11-25:resources-list 2026-07-28:resources-list 2026-07-28:sep-2164-resource-not-found)
+BASELINE=$ROOT/conformance/expected-failures.yml
 CACHE=${CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctool-conformance}
 OUT=${OUT:-bench/out/conformance}
 
@@ -69,12 +96,24 @@ done
 say "ctool mcp serves $url"
 
 # --- 1. the conformance suite's scenarios over streamable HTTP ---------------------------------
-for scenario in "${SCENARIOS[@]}"; do
-	say "conformance server --scenario $scenario"
-	if ! conformance server --url "$url" --scenario "$scenario" -o "$OUT" >"$OUT/$scenario.txt" 2>&1; then
-		fail "scenario $scenario"
+# Does the server declare resources? (initialize, as a 2025-11-25 client)
+if node -e '
+	fetch(process.argv[1], {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+		body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "initialize", params: {protocolVersion: "2025-11-25", capabilities: {}, clientInfo: {name: "run.sh", version: "0"}}})})
+	.then(r => r.json()).then(j => process.exit(j.result.capabilities.resources ? 0 : 1), () => process.exit(2))' "$url"; then
+	say "the server declares resources: running ${RESOURCE_SCENARIOS[*]}"
+	SCENARIOS+=("${RESOURCE_SCENARIOS[@]}")
+else
+	say "the server declares no resources: skipping ${RESOURCE_SCENARIOS[*]}"
+fi
+for entry in "${SCENARIOS[@]}"; do
+	revision=${entry%%:*} scenario=${entry#*:}
+	say "conformance server --spec-version $revision --scenario $scenario"
+	if ! conformance server --url "$url" --spec-version "$revision" --scenario "$scenario" --expected-failures "$BASELINE" \
+		-o "$OUT/$revision" >"$OUT/$revision-$scenario.txt" 2>&1; then
+		fail "scenario $scenario at $revision"
 	fi
-	grep -E 'SUCCESS|FAILURE|WARNING|Passed:' "$OUT/$scenario.txt" | sed 's/\x1b\[[0-9;]*m//g' >&2 || true
+	grep -E 'SUCCESS|FAILURE|WARNING|Passed:|expected' "$OUT/$revision-$scenario.txt" | sed 's/\x1b\[[0-9;]*m//g' >&2 || true
 done
 
 # --- 2. the inspector's CLI over stdio ---------------------------------------------------------

@@ -36,23 +36,6 @@ type authServer struct {
 	log  *syncBuffer
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher, c AuthConfig) *authServer {
 	t.Helper()
 	c.Issuer, c.Resource = iss.URL, testResource

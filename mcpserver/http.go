@@ -17,8 +17,8 @@ const Path = "/mcp"
 // and answering with plain JSON rather than an event stream.
 //
 // DNS rebinding: a request that reaches a loopback address with a Host header naming anything else is
-// refused by the SDK (403); handler also refuses a request whose Origin header names another host
-// (a web page's script), which the Host check alone lets through on a remote server.
+// refused by the SDK (403); net/http's CrossOriginProtection also refuses a browser's request from
+// another origin (a web page's script), which the Host check alone lets through on a remote server.
 //
 // With auth, every request to Path needs a bearer token (Auth.protect), and the protected resource
 // metadata is served without one.
@@ -41,27 +41,32 @@ func handler(srv *mcp.Server, auth *Auth) http.Handler {
 	return mux
 }
 
-// checkOrigin lets a request through when it has no Origin header (not from a browser) or when its
-// origin is the server itself: a loopback host for a server on a loopback address, else the Host.
+// checkOrigin refuses cross-origin requests from browsers with net/http's CrossOriginProtection
+// (Sec-Fetch-Site, else Origin against Host). A page this machine serves (a local inspector on another
+// port) may call a server that listens on loopback only: both are this machine's.
 func checkOrigin(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "Forbidden: cross-origin request from "+r.Header.Get("Origin"), http.StatusForbidden)
+	}))
+	protected := cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !sameOrigin(r, origin) {
-			http.Error(w, "Forbidden: invalid Origin header "+origin, http.StatusForbidden)
+		if localPage(r) {
+			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r)
+		protected.ServeHTTP(w, r)
 	})
 }
 
-func sameOrigin(r *http.Request, origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
+// localPage reports whether r comes from a page of a loopback origin to a server on a loopback address.
+func localPage(r *http.Request) bool {
+	u, err := url.Parse(r.Header.Get("Origin"))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && IsLoopback(local.String()) {
-		return IsLoopback(u.Host)
-	}
-	return strings.EqualFold(u.Host, r.Host)
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return ok && IsLoopback(local.String()) && IsLoopback(u.Host)
 }
 
 // IsLoopback reports whether a host or host:port names this machine only: localhost or a loopback IP.

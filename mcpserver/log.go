@@ -50,13 +50,15 @@ func (l *callLog) write(e callEntry, start time.Time) {
 }
 
 // LogStart writes the line a server starts with, in the format of the call lines: where it serves
-// (stdio, or the URL of its HTTP endpoint) and the build it opened.
-func LogStart(w io.Writer, serving, build string) {
+// (stdio, or the URL of its HTTP endpoint), the build it opened and, with --metrics, the URL of its
+// health and metrics listener.
+func LogStart(w io.Writer, serving, build, metrics string) {
 	b, err := json.Marshal(struct {
 		Time    string `json:"time"`
 		Serving string `json:"serving"`
 		Build   string `json:"build"`
-	}{time.Now().UTC().Format(time.RFC3339Nano), serving, build})
+		Metrics string `json:"metrics,omitempty"`
+	}{time.Now().UTC().Format(time.RFC3339Nano), serving, build, metrics})
 	if err != nil {
 		return
 	}

@@ -2,10 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -13,20 +16,46 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ServeHTTP serves srv (handler) on addr until ctx ends, then lets the calls in flight finish. timeout
-// is each call's time limit; log gets the start line naming build. auth, when set, guards the
-// endpoint (the one given to New).
-func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.Duration, log io.Writer, build string, auth *Auth) error {
-	ln, err := net.Listen("tcp", addr)
+// DefaultDrain is how long a stopping HTTP server lets the calls in flight finish (--drain).
+const DefaultDrain = 10 * time.Second
+
+// RetryAfter is what a draining server tells a new call to wait before it tries again (another
+// replica, behind a load balancer, takes it at once).
+const RetryAfter = 5 * time.Second
+
+// HTTPConfig is how ServeHTTP serves.
+type HTTPConfig struct {
+	Addr    string
+	Timeout time.Duration // each call's time limit
+	Drain   time.Duration // how long calls in flight may finish once a stop is asked; 0: DefaultDrain
+	Log     io.Writer     // the start and stop lines
+	Build   string        // the build opened at the start, for the start line
+	Health  *Health       // turned draining when the stop starts; nil: none
+	Metrics string        // the URL of the --metrics listener, for the start line
+	Auth    *Auth         // guards the endpoint when set (the one given to New); nil: no auth
+}
+
+// ServeHTTP serves srv (handler) until ctx ends, then drains: the listener stays open and answers new
+// calls 503 with Retry-After while the calls in flight finish, for at most c.Drain, then it closes.
+// When now ends (a second signal), it stops at once.
+func ServeHTTP(ctx, now context.Context, srv *mcp.Server, c HTTPConfig) error {
+	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
-		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", addr, err)
+		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", c.Addr, err)
 	}
-	// A call lasts at most its timeout plus the engine's grace; writing the answer gets a little more.
-	longest := timeout + query.StopGrace + 5*time.Second
+	if c.Drain <= 0 {
+		c.Drain = DefaultDrain
+	}
+	if c.Health == nil {
+		c.Health = &Health{}
+	}
+	c.Health.Ready()
+	longest := longestCall(c.Timeout)
 	var busy activeConns
-	hs := &http.Server{Handler: handler(srv, auth), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	gate := &drainGate{next: handler(srv, c.Auth), health: c.Health}
+	hs := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
-	LogStart(log, "http://"+ln.Addr().String()+Path, build)
+	LogStart(c.Log, "http://"+ln.Addr().String()+Path, c.Build, c.Metrics)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -34,26 +63,94 @@ func ServeHTTP(ctx context.Context, srv *mcp.Server, addr string, timeout time.D
 		return err
 	case <-ctx.Done():
 	}
-	// Shutdown stops accepting and waits for the requests in flight. It would also wait up to 5 s for
-	// connections that were opened but never sent a request; once no request is in flight they are
+
+	// Drain: readiness and new calls say 503 at once; connections are not kept alive, so that a
+	// client's next call goes through a new one (to another replica).
+	c.Health.Drain()
+	hs.SetKeepAlivesEnabled(false)
+	start := time.Now()
+	deadline := time.NewTimer(c.Drain)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	cut := 0
+wait:
+	for gate.inFlight.Load() > 0 {
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			cut = int(gate.inFlight.Load())
+			break wait
+		case <-now.Done():
+			cut = int(gate.inFlight.Load())
+			break wait
+		}
+	}
+	logStop(c.Log, time.Since(start), cut)
+	if cut > 0 {
+		hs.Close()
+		<-served
+		return nil
+	}
+	// Shutdown stops accepting and waits for requests still being written. It would also wait up to
+	// 5 s for connections that were opened but never sent a request; once none is active they are
 	// closed at once.
 	stopCtx, cancel := context.WithTimeout(context.Background(), longest)
 	defer cancel()
 	stopped := make(chan error, 1)
 	go func() { stopped <- hs.Shutdown(stopCtx) }()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
 	for {
 		select {
 		case err := <-stopped:
 			<-served
 			return err
+		case <-now.Done():
+			hs.Close()
 		case <-tick.C:
 			if busy.none() {
 				hs.Close()
 			}
 		}
 	}
+}
+
+// drainGate counts the calls in flight and, once a drain has started, answers new ones 503.
+type drainGate struct {
+	next     http.Handler
+	health   *Health
+	inFlight atomic.Int64
+}
+
+func (g *drainGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Counted before the check, so that a drain that sees none in flight has let none through.
+	g.inFlight.Add(1)
+	defer g.inFlight.Add(-1)
+	if g.health.Draining() {
+		w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
+		w.Header().Set("Connection", "close")
+		http.Error(w, "Service Unavailable: the server is stopping; retry shortly, or on another replica", http.StatusServiceUnavailable)
+		return
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// logStop writes the line a drain ends with: how long it took, and how many calls it had to cut off.
+func logStop(w io.Writer, took time.Duration, cut int) {
+	b, err := json.Marshal(struct {
+		Time    string  `json:"time"`
+		Stopped string  `json:"stopped"`
+		MS      float64 `json:"ms"`
+		Cut     int     `json:"cut,omitempty"`
+	}{time.Now().UTC().Format(time.RFC3339Nano), "drained", float64(took.Milliseconds()), cut})
+	if err == nil && w != nil {
+		w.Write(append(b, '\n'))
+	}
+}
+
+// longestCall is how long a call may take with its time limit: the timeout plus the engine's grace,
+// and a little more to write the answer.
+func longestCall(timeout time.Duration) time.Duration {
+	return timeout + query.StopGrace + 5*time.Second
 }
 
 // activeConns counts the connections that are serving a request.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -16,6 +17,7 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/textout"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,8 +33,12 @@ type Config struct {
 	Search Searcher
 	// Auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
 	// tools/list shows only the tools it may call, and get_user_profile answers only its own profile.
-	Auth *Auth
+	Auth    *Auth
+	Metrics *Metrics // nil: none
 }
+
+// MetaBuild is the key of a search result's _meta that names the build its rows were read from.
+const MetaBuild = "ctool/build"
 
 // Searcher runs one agent query as query.Engine.Query does: a worker pool, or the engine itself.
 type Searcher interface {
@@ -49,12 +55,13 @@ func New(c Config) *mcp.Server {
 			// sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		})
+	srv.AddReceivingMiddleware(refuseUndeclared)
 	engine := query.NewEngine(c.Live)
 	var search Searcher = engine
 	if c.Search != nil {
 		search = c.Search
 	}
-	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log), auth: c.Auth}
+	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log), auth: c.Auth, metrics: c.Metrics}
 	if c.Auth != nil {
 		c.Auth.log = h.log
 		srv.AddReceivingMiddleware(listOwnTools)
@@ -97,6 +104,20 @@ func New(c Config) *mcp.Server {
 
 func ptr[T any](v T) *T { return &v }
 
+// refuseUndeclared answers the methods of prompts, a capability the server does not declare, with
+// "method not found": the SDK answers prompts/list with an empty list whatever the capabilities say
+// (its capabilities and handlers disagree: https://github.com/modelcontextprotocol/go-sdk/issues/56),
+// and the 2026-07-28 conformance suite holds a server that answers it to declaring prompts.
+// sdk_test.go asserts the SDK's behaviour.
+func refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "prompts/") {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method + " (this server has no prompts)"}
+		}
+		return next(ctx, method, req)
+	}
+}
+
 // datasetOf is the dataset behind a tool of the manifest.
 func datasetOf(tool string) *schema.Dataset {
 	for _, d := range schema.All() {
@@ -113,6 +134,7 @@ type handlers struct {
 	timeout  time.Duration
 	log      *callLog
 	auth     *Auth
+	metrics  *Metrics
 }
 
 // search answers a search tool as `ctool query <dataset> --format json` does: the structured content is
@@ -130,7 +152,11 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		if err == nil {
 			doc, entry.Rows, entry.Truncated = query.Document(res), ptr(len(res.Rows)), ptr(res.Truncated)
 		}
-		return h.answer(&entry, start, doc, err), nil
+		out := h.answer(&entry, start, doc, err)
+		if err == nil && res.Build != "" {
+			out.Meta = mcp.Meta{MetaBuild: res.Build}
+		}
+		return out, nil
 	}
 }
 
@@ -203,6 +229,11 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error)
 		out, entry.Refusal = errorResult(e), e.Kind
 	}
 	h.log.write(*entry, start)
+	outcome := "ok"
+	if entry.Refusal != "" {
+		outcome = string(entry.Refusal)
+	}
+	h.metrics.call(entry.Tool, outcome, time.Since(start))
 	return out
 }
 

@@ -227,16 +227,19 @@ func TestHandlerRefusesForeignHostsAndOrigins(t *testing.T) {
 	defer ts.Close()
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	for _, tc := range []struct {
-		host, origin string
-		want         int
+		host, origin, site string // site: Sec-Fetch-Site, as browsers send it
+		want               int
 	}{
-		{"", "", http.StatusOK},
-		{"", "http://localhost:6274", http.StatusOK},
-		{"", "http://127.0.0.1", http.StatusOK},
-		{"evil.example.com", "", http.StatusForbidden},
-		{"", "http://evil.example.com", http.StatusForbidden},
-		{"evil.example.com", "http://evil.example.com", http.StatusForbidden},
-		{"", "null", http.StatusForbidden},
+		{"", "", "", http.StatusOK},
+		{"", "http://localhost:6274", "", http.StatusOK},
+		{"", "http://localhost:6274", "cross-site", http.StatusOK},
+		{"", "http://127.0.0.1", "", http.StatusOK},
+		{"evil.example.com", "", "", http.StatusForbidden},
+		{"", "http://evil.example.com", "", http.StatusForbidden},
+		{"", "http://evil.example.com", "cross-site", http.StatusForbidden},
+		{"", "", "cross-site", http.StatusForbidden},
+		{"evil.example.com", "http://evil.example.com", "", http.StatusForbidden},
+		{"", "null", "", http.StatusForbidden},
 	} {
 		req, _ := http.NewRequest("POST", ts.URL+Path, strings.NewReader(ping))
 		req.Header.Set("Content-Type", "application/json")
@@ -247,13 +250,16 @@ func TestHandlerRefusesForeignHostsAndOrigins(t *testing.T) {
 		if tc.origin != "" {
 			req.Header.Set("Origin", tc.origin)
 		}
+		if tc.site != "" {
+			req.Header.Set("Sec-Fetch-Site", tc.site)
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 		if resp.StatusCode != tc.want {
-			t.Errorf("Host %q Origin %q: status %d, want %d", tc.host, tc.origin, resp.StatusCode, tc.want)
+			t.Errorf("Host %q Origin %q Sec-Fetch-Site %q: status %d, want %d", tc.host, tc.origin, tc.site, resp.StatusCode, tc.want)
 		}
 	}
 }
@@ -265,5 +271,16 @@ func TestErrorResultAsTheCommandPrintsIt(t *testing.T) {
 	want := `{"error":"no column \"a<b\" & more","kind":"sql_error","hint":"x > 1"}`
 	if got := r.Content[0].(*mcp.TextContent).Text; got != want || !r.IsError {
 		t.Errorf("errorResult = %s (isError %v), want %s", got, r.IsError, want)
+	}
+}
+
+// The server declares no prompts, and prompts/list says so rather than answering an empty list.
+func TestNoPrompts(t *testing.T) {
+	cs := connect(t, newTestServer(t, "/nonexistent/ctool.duckdb"))
+	if _, err := cs.ListPrompts(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "method not found") {
+		t.Errorf("prompts/list: %v, want method not found", err)
+	}
+	if cs.InitializeResult().Capabilities.Prompts != nil {
+		t.Error("the server declares prompts")
 	}
 }

@@ -44,6 +44,8 @@ type Result struct {
 	// Note is a remark on what was found, with rows or without: stores of unknown hours for a query
 	// over store_hours (hint_hours.go).
 	Note string `json:",omitempty"`
+	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
+	Build string `json:",omitempty"`
 }
 
 // Engine runs queries on the current build of a database.
@@ -83,7 +85,7 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 }
 
 func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
-	err = e.onConn(ctx, func(conn *sql.Conn) error {
+	err = e.onBuild(ctx, func(build string, conn *sql.Conn) error {
 		policy := guard.ForDataset(d)
 		checked, err := guard.Check(ctx, conn, sqlText, policy, schema.RowCap)
 		if err != nil {
@@ -102,6 +104,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			res.Hint = explainEmpty(ctx, conn, sqlText)
 		}
 		res.Note = unknownHoursNote(ctx, conn, sqlText)
+		res.Build = build
 		return nil
 	})
 	return res, err
@@ -109,6 +112,11 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 
 // onConn runs f on a connection of the current build, which stays open until f returns.
 func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
+	return e.onBuild(ctx, func(_ string, conn *sql.Conn) error { return f(conn) })
+}
+
+// onBuild is onConn telling f the build's id.
+func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *sql.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
 		return failure(ctx, err)
@@ -119,7 +127,7 @@ func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
 		return failure(ctx, err)
 	}
 	defer conn.Close()
-	return f(conn)
+	return f(b.ID, conn)
 }
 
 // readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.

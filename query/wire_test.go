@@ -32,6 +32,9 @@ func TestResultRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}
+		if res.Build == "" {
+			t.Errorf("%s: the result names no build", sql)
+		}
 		b, err := query.EncodeResult(res)
 		if err != nil {
 			t.Fatalf("%s: encode: %v", sql, err)

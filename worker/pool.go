@@ -33,7 +33,20 @@ type Config struct {
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
 	// Log gets one line per worker event (crashed, killed, out of memory, ...); never the SQL.
 	Log func(Event)
+	// Observe, when set, is told how each query that reached a worker ended: one of the Outcome
+	// constants (for metrics).
+	Observe func(outcome string)
 }
+
+// How a query that reached a worker ended.
+const (
+	OutcomeOK          = "ok"            // answered with rows
+	OutcomeError       = "error"         // answered with an error (refused, SQL error, ...)
+	OutcomeTimeout     = "timeout"       // stopped at its deadline, the worker kept
+	OutcomeKilled      = "killed"        // still running after the grace, or a bad answer: the worker killed
+	OutcomeCrashed     = "crashed"       // the worker died, or its engine failed
+	OutcomeOutOfMemory = "out_of_memory" // the worker died of its memory cap
+)
 
 // Event is one thing that happened to a worker, for the log.
 type Event struct {
@@ -66,6 +79,9 @@ func NewPool(cfg Config) *Pool {
 	}
 	if cfg.Log == nil {
 		cfg.Log = func(Event) {}
+	}
+	if cfg.Observe == nil {
+		cfg.Observe = func(string) {}
 	}
 	return &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Max), all: map[*proc]bool{}}
 }
@@ -134,7 +150,7 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		if !ok {
 			return nil, p.lost(w)
 		}
-		return p.answer(w, f)
+		return p.answer(w, f, false)
 	case <-ctx.Done():
 	}
 	// Answer now; the worker gets the grace to stop, and is killed if it does not.
@@ -148,10 +164,11 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 			if !ok {
 				p.lost(w)
 			} else {
-				p.answer(w, f)
+				p.answer(w, f, true)
 			}
 		case <-t.C:
 			w.kill()
+			p.cfg.Observe(OutcomeKilled)
 			p.reap(w, "killed")
 		}
 	}()
@@ -159,7 +176,8 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 }
 
 // answer reads a worker's answer and gives the worker back, or retires it when it says it must go.
-func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
+// stopped says the call was already answered as stopped (its deadline or its cancellation).
+func (p *Pool) answer(w *proc, f frame, stopped bool) (*query.Result, error) {
 	switch f.typ {
 	case typeResult:
 		seq, b, err := seqOf(f.payload)
@@ -168,17 +186,32 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 		}
 		if err != nil {
 			w.kill()
+			p.cfg.Observe(OutcomeKilled)
 			p.reap(w, "killed")
 			return nil, err
 		}
 		p.put(w)
+		if stopped {
+			p.cfg.Observe(OutcomeTimeout)
+		} else {
+			p.cfg.Observe(OutcomeOK)
+		}
 		return query.DecodeResult(b)
 	case typeError:
 		var fl failure
 		if err := json.Unmarshal(f.payload, &fl); err != nil || fl.Seq != w.seq {
 			w.kill()
+			p.cfg.Observe(OutcomeKilled)
 			p.reap(w, "killed")
 			return nil, fmt.Errorf("worker: bad error answer")
+		}
+		switch {
+		case stopped || fl.Kind == string(ctool.KindTimeout):
+			p.cfg.Observe(OutcomeTimeout)
+		case fl.Kind == string(ctool.KindCrashed): // its engine failed: the worker goes
+			p.cfg.Observe(OutcomeCrashed)
+		default:
+			p.cfg.Observe(OutcomeError)
 		}
 		if fl.Exit {
 			go p.reap(w, "engine_failed")
@@ -188,6 +221,7 @@ func (p *Pool) answer(w *proc, f frame) (*query.Result, error) {
 		return nil, &ctool.Error{Kind: ctool.Kind(fl.Kind), Message: fl.Message, Hint: fl.Hint}
 	}
 	w.kill()
+	p.cfg.Observe(OutcomeKilled)
 	p.reap(w, "killed")
 	return nil, fmt.Errorf("worker: unexpected frame %q", f.typ)
 }
@@ -197,10 +231,12 @@ func (p *Pool) lost(w *proc) error {
 	w.kill() // if it is only its pipe that broke
 	<-w.exited
 	if w.outOfMemory() {
+		p.cfg.Observe(OutcomeOutOfMemory)
 		p.reap(w, "out_of_memory")
 		return &ctool.Error{Kind: ctool.KindTooLarge, Hint: "select fewer rows or shorter values, and filter before aggregating",
 			Message: "the query needed more memory than a query may use and was stopped"}
 	}
+	p.cfg.Observe(OutcomeCrashed)
 	p.reap(w, "crashed")
 	return &ctool.Error{Kind: ctool.KindCrashed, Hint: CrashedHint,
 		Message: "the query crashed the query engine; it was not run to the end"}
@@ -228,6 +264,16 @@ func (p *Pool) enter(ctx context.Context) error {
 }
 
 func (p *Pool) leave() { <-p.slots }
+
+// Running is how many worker processes are started and not yet gone.
+func (p *Pool) Running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live
+}
+
+// Waiting is how many calls wait for a worker.
+func (p *Pool) Waiting() int { return int(p.waiting.Load()) }
 
 // take returns an idle worker, or starts one.
 func (p *Pool) take(ctx context.Context) (*proc, error) {

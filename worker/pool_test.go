@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,8 +55,21 @@ func fakeQuery(ctx context.Context, d *schema.Dataset, sqlText string) (*query.R
 }
 
 type logged struct {
-	mu     sync.Mutex
-	events []Event
+	mu       sync.Mutex
+	events   []Event
+	outcomes []string // Config.Observe's
+}
+
+func (l *logged) observe(outcome string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.outcomes = append(l.outcomes, outcome)
+}
+
+func (l *logged) observed(outcome string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Contains(l.outcomes, outcome)
 }
 
 func (l *logged) add(e Event) {
@@ -88,7 +102,7 @@ func newTestPool(t *testing.T, size, max, queue int) (*Pool, *logged) {
 			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
 			return cmd
 		},
-		Size: size, Max: max, Queue: queue, Grace: 200 * time.Millisecond, Log: log.add,
+		Size: size, Max: max, Queue: queue, Grace: 200 * time.Millisecond, Log: log.add, Observe: log.observe,
 	})
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -151,13 +165,14 @@ func TestPoolSurvivesWorkers(t *testing.T) {
 		timeout time.Duration
 		kind    ctool.Kind
 		event   string // what the log says happened to the worker, if it went
+		outcome string // what Config.Observe is told
 	}{
-		{"crash", time.Minute, ctool.KindCrashed, "crashed"},
-		{"oom", time.Minute, ctool.KindTooLarge, "out_of_memory"},
-		{"internal", time.Minute, ctool.KindCrashed, "engine_failed"},
-		{"stuck", 100 * time.Millisecond, ctool.KindTimeout, "killed"},
-		{"slow", 100 * time.Millisecond, ctool.KindTimeout, ""},
-		{"refused", time.Minute, ctool.KindRefused, ""},
+		{"crash", time.Minute, ctool.KindCrashed, "crashed", OutcomeCrashed},
+		{"oom", time.Minute, ctool.KindTooLarge, "out_of_memory", OutcomeOutOfMemory},
+		{"internal", time.Minute, ctool.KindCrashed, "engine_failed", OutcomeCrashed},
+		{"stuck", 100 * time.Millisecond, ctool.KindTimeout, "killed", OutcomeKilled},
+		{"slow", 100 * time.Millisecond, ctool.KindTimeout, "", OutcomeTimeout},
+		{"refused", time.Minute, ctool.KindRefused, "", OutcomeError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {
@@ -174,6 +189,12 @@ func TestPoolSurvivesWorkers(t *testing.T) {
 			}
 			// The next call is answered, by the same worker or another.
 			after := pidOf(t, p)
+			for deadline := time.Now().Add(time.Minute); !log.observed(tt.outcome) && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if !log.observed(tt.outcome) || !log.observed(OutcomeOK) {
+				t.Errorf("observed %v, want %s (and ok for the next call)", log.outcomes, tt.outcome)
+			}
 			if tt.event != "" {
 				deadline := time.Now().Add(time.Minute)
 				for !log.has(tt.event) && time.Now().Before(deadline) {

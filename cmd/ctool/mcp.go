@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,8 +19,8 @@ func newMCPCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the four agent tools to MCP clients from one open database (stdio, or HTTP)",
-		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote]] [--timeout D] [--profile-id ID]\n" +
-			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N]",
+		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote] [--drain D]] [--metrics ADDR] [--timeout D] [--profile-id ID]\n" +
+			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N] [--drain D] [--metrics ADDR]",
 		Description: "Serves search_events, search_stores, search_products and get_user_profile over the Model Context\n" +
 			"Protocol: the descriptions and input schemas of 'ctool tools', the guard, row cap and JSON answers of\n" +
 			"'ctool query --format json' and every rule of 'ctool profile'. The database is opened once, read-only;\n" +
@@ -42,8 +40,12 @@ func newMCPCommand(e *env) *cli.Command {
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
 			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), \"refusal\"\n" +
 			"with the error's kind when it failed, and with auth \"subject\" (a keyed hash, never the id) and, for a\n" +
-			"refused request, the reason: missing, expired, audience, signature, scope, rate or batch.\n" +
-			"Stops on SIGINT or SIGTERM, and on stdio when stdin closes." +
+			"refused request, the reason: missing, expired, audience, signature, scope, rate or batch.\n\n" +
+			"Stops on SIGINT or SIGTERM: over HTTP the calls in flight finish within --drain while new calls are\n" +
+			"answered 503 with Retry-After; a second signal stops at once. On stdio it stops when stdin closes,\n" +
+			"after answering every request already read. --metrics ADDR serves /healthz, /readyz (503 until the\n" +
+			"build is open and the workers are warm, and while draining) and /metrics (Prometheus) on a listener\n" +
+			"of its own; the README's \"Operating ctool mcp\" lists the metrics." +
 			fmt.Sprintf("\n\nEach search query runs in a worker process (the same binary), %d kept warm and at most %d at once;\n"+
 				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
 				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
@@ -55,6 +57,8 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on an address other machines can reach"},
 			&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop each call after `D` (at most 1m)"},
+			&cli.DurationFlag{Name: "drain", Value: mcpserver.DefaultDrain, Usage: "on SIGTERM, let --http calls in flight finish for up to `D`"},
+			&cli.StringFlag{Name: "metrics", Usage: "serve /healthz, /readyz and /metrics on `ADDR` (host:port), apart from --http"},
 			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
 			&cli.StringFlag{Name: "auth-issuer", Usage: "with --http: accept only bearer tokens from the OAuth issuer at `URL` (https, or http on loopback)"},
 			&cli.StringFlag{Name: "resource", Usage: "with --auth-issuer: this server's `URL`, which each token's audience must hold"},
@@ -78,8 +82,10 @@ type mcpOptions struct {
 	db         string
 	addr       string // --http: serve HTTP here; "" for stdio
 	timeout    time.Duration
-	profiles   string   // NARRATIVE_DATA_FILE
-	profileIDs []string // --profile-id, when given (even empty)
+	drain      time.Duration // --drain
+	metrics    string        // --metrics: health and metrics here; "" for none
+	profiles   string        // NARRATIVE_DATA_FILE
+	profileIDs []string      // --profile-id, when given (even empty)
 	auth       *mcpserver.AuthConfig
 }
 
@@ -104,11 +110,32 @@ func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
 				WithHint("ctool mcp --http 127.0.0.1:8765, or add --auth-issuer and --resource, or --allow-remote behind your own authentication")
 		}
 	}
+	if c.IsSet("drain") && addr == "" {
+		return nil, usageError("--drain applies only with --http (on stdio the server drains when stdin closes)")
+	}
+	drain := c.Duration("drain")
+	if drain <= 0 || drain > 10*time.Minute {
+		return nil, usageError("--drain must be positive and at most 10m")
+	}
+	metrics := c.String("metrics")
+	if metrics != "" {
+		_, port, err := net.SplitHostPort(metrics)
+		if err != nil {
+			return nil, usageError("--metrics %s: want host:port, e.g. 127.0.0.1:9465", metrics)
+		}
+		if metrics == addr && port != "0" {
+			return nil, usageError("--metrics %s: give it an address of its own, not the --http one", metrics)
+		}
+		if !mcpserver.IsLoopback(metrics) && !c.Bool("allow-remote") {
+			return nil, usageError("--metrics %s is not a loopback address", metrics).
+				WithHint("ctool mcp --metrics 127.0.0.1:9465, or add --allow-remote (with --http) for a scraper on another machine")
+		}
+	}
 	auth, err := authOptions(c, addr)
 	if err != nil {
 		return nil, err
 	}
-	return &mcpOptions{io: e, db: e.dbPath(c), addr: addr, timeout: timeout,
+	return &mcpOptions{io: e, db: e.dbPath(c), addr: addr, timeout: timeout, drain: drain, metrics: metrics,
 		profiles: e.getenv("NARRATIVE_DATA_FILE"), profileIDs: setValues(c, "profile-id"), auth: auth}, nil
 }
 
@@ -155,8 +182,20 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, now, stop := mcpserver.Signals(ctx)
 	defer stop()
+	health := &mcpserver.Health{}
+	var metrics *mcpserver.Metrics
+	metricsURL := ""
+	if opts.metrics != "" {
+		metrics = mcpserver.NewMetrics(toolNames())
+		url, stopMonitor, err := mcpserver.ListenMonitor(opts.metrics, mcpserver.MonitorHandler(health, metrics))
+		if err != nil {
+			return err
+		}
+		defer stopMonitor() // after the workers stop: /readyz says 503 to the end
+		metricsURL = url
+	}
 	// Open the database now: a server without one fails at once, not at its first call.
 	b, release, err := live.Acquire(ctx)
 	if err != nil {
@@ -166,27 +205,42 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	release()
 
 	log := &lockedWriter{w: e.stderr}
-	pool, err := startPool(ctx, opts.db, log)
+	pool, err := startPool(ctx, opts.db, log, metrics)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
+	if metrics != nil {
+		metrics.WatchWorkers(pool.Running, pool.Waiting)
+		metrics.WatchBuild(mcpserver.LiveBuild(live))
+	}
 	var auth *mcpserver.Auth
 	if opts.auth != nil {
+		if metrics != nil {
+			opts.auth.Refused = metrics.AuthRefused
+		}
 		if auth, err = mcpserver.NewAuth(ctx, *opts.auth); err != nil {
 			return err
 		}
 	} else if addr != "" && !mcpserver.IsLoopback(addr) {
 		mcpserver.LogWarning(log, "--http "+addr+" has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
-	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version, Search: pool, Auth: auth})
+	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version,
+		Search: pool, Metrics: metrics, Auth: auth})
 	if addr == "" {
-		mcpserver.LogStart(log, "stdio", build)
-		err := srv.Run(ctx, newStdioTransport(e.stdin, e.stdout))
-		if ctx.Err() != nil {
-			return nil // asked to stop
-		}
-		return err
+		health.Ready()
+		mcpserver.LogStart(log, "stdio", build, metricsURL)
+		return mcpserver.ServeStdio(ctx, srv, e.stdin, e.stdout, timeout)
 	}
-	return mcpserver.ServeHTTP(ctx, srv, addr, timeout, log, build, auth)
+	return mcpserver.ServeHTTP(ctx, now, srv, mcpserver.HTTPConfig{Addr: addr, Timeout: timeout, Drain: opts.drain,
+		Log: log, Build: build, Health: health, Metrics: metricsURL, Auth: auth})
+}
+
+// toolNames are the names of the four tools, the label values of the per-tool metrics.
+func toolNames() []string {
+	var names []string
+	for _, t := range schema.Manifest() {
+		names = append(names, t.Name)
+	}
+	return names
 }

@@ -1009,6 +1009,11 @@ func testMCPRefusesToStart(t *testing.T) {
 		{[]string{"--http", "127.0.0.1:0", "--auth-issuer", "https://as.example", "--resource", "https://ctool.example/mcp", "--max-calls-per-user", "0"}, 2,
 			"ctool: --max-calls-per-user 0: want at least 1"},
 		{[]string{"--timeout", "2m"}, 2, "ctool: --timeout must be positive and at most 1m0s"},
+		{[]string{"--drain", "5s"}, 2, "ctool: --drain applies only with --http"},
+		{[]string{"--http", "127.0.0.1:0", "--drain", "0s"}, 2, "ctool: --drain must be positive and at most 10m"},
+		{[]string{"--metrics", "9465"}, 2, "ctool: --metrics 9465: want host:port"},
+		{[]string{"--metrics", "0.0.0.0:9465"}, 2, "ctool: --metrics 0.0.0.0:9465 is not a loopback address"},
+		{[]string{"--http", "127.0.0.1:8765", "--metrics", "127.0.0.1:8765"}, 2, "ctool: --metrics 127.0.0.1:8765: give it an address of its own"},
 		{[]string{"extra"}, 2, `ctool: mcp takes no arguments, got "extra"`},
 		{[]string{"--db", filepath.Join(t.TempDir(), "none.duckdb")}, 3, "ctool: no usable ctool database"},
 	} {

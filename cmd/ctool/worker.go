@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/worker"
@@ -106,7 +107,7 @@ func limitCPU(ctx context.Context) {
 
 // newPool returns a pool of query workers on the database at path, each a child process of this
 // binary that opens it read-only with DuckDB on threads threads (0: one per core).
-func newPool(path string, size, max, queue, threads int, log io.Writer) (*worker.Pool, error) {
+func newPool(path string, size, max, queue, threads int, log io.Writer, metrics *mcpserver.Metrics) (*worker.Pool, error) {
 	// /proc/self/exe still starts this very binary after an upgrade has replaced or removed its file;
 	// the path os.Executable names would then be another version, or nothing.
 	exe := "/proc/self/exe"
@@ -132,7 +133,9 @@ func newPool(path string, size, max, queue, threads int, log io.Writer) (*worker
 			if err == nil {
 				log.Write(append(b, '\n'))
 			}
+			metrics.WorkerEnded(ev.Worker)
 		}
+		cfg.Observe = metrics.WorkerQuery
 	}
 	return worker.NewPool(cfg), nil
 }
@@ -150,8 +153,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // startPool starts the query workers of `ctool mcp` and waits until they have opened the database.
-func startPool(ctx context.Context, path string, log io.Writer) (*worker.Pool, error) {
-	pool, err := newPool(path, mcpWorkers, mcpMaxWorkers, mcpQueue, mcpWorkerThreads, log)
+func startPool(ctx context.Context, path string, log io.Writer, metrics *mcpserver.Metrics) (*worker.Pool, error) {
+	pool, err := newPool(path, mcpWorkers, mcpMaxWorkers, mcpQueue, mcpWorkerThreads, log, metrics)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +168,7 @@ func startPool(ctx context.Context, path string, log io.Writer) (*worker.Pool, e
 // queryInChild runs one query of `ctool query` in a worker process, so that a query that crashes
 // DuckDB or exhausts the memory is reported as an error of its kind rather than a Go crash dump.
 func queryInChild(ctx context.Context, path string, d *schema.Dataset, sqlText string) (*query.Result, error) {
-	pool, err := newPool(path, 0, 1, 0, 0, nil)
+	pool, err := newPool(path, 0, 1, 0, 0, nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func BenchmarkPoolQuery(b *testing.B) {
 	runners := []runner{{"engine", engine.Query}}
 	// A worker as `ctool query` starts it (DuckDB's threads per core) and as `ctool mcp` does.
 	for _, threads := range []int{0, mcpWorkerThreads} {
-		pool, err := newPool(db, 1, 1, 0, threads, nil)
+		pool, err := newPool(db, 1, 1, 0, threads, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,7 +1,8 @@
-package main
+package mcpserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestStdioFilter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out, passed bytes.Buffer
-		f := &stdioFilter{out: &out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{}}
+		f := newStdioFilter(&out)
 		if err := f.pump(strings.NewReader(tt.line+"\n\n"), &passed); err != nil {
 			t.Fatal(err)
 		}
@@ -43,10 +44,40 @@ func TestStdioFilter(t *testing.T) {
 	}
 }
 
+// Once a protocol of 2025-06-18 or later is asked for, a batch is answered -32600 and not passed on;
+// before, or with an older one, it is passed on.
+func TestStdioFilterBatches(t *testing.T) {
+	const batch = `[{"jsonrpc":"2.0","id":2,"method":"ping"}]`
+	initLine := func(version string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `"}}`
+	}
+	for _, tc := range []struct {
+		in     string
+		passed bool
+	}{
+		{batch, true},
+		{initLine("2025-03-26") + "\n" + batch, true},
+		{initLine("2025-06-18") + "\n" + batch, false},
+		{initLine("2025-11-25") + "\n" + batch, false},
+	} {
+		var out, passed bytes.Buffer
+		f := newStdioFilter(&out)
+		if err := f.pump(strings.NewReader(tc.in+"\n"), &passed); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(passed.String(), batch); got != tc.passed {
+			t.Errorf("%s: batch passed on = %v, want %v (answered %q)", tc.in, got, tc.passed, out.String())
+		}
+		if !tc.passed && !strings.Contains(out.String(), `"code":-32600`) {
+			t.Errorf("%s: answered %q, want -32600", tc.in, out.String())
+		}
+	}
+}
+
 // A line longer than the limit is answered and skipped; the next line still gets through.
 func TestStdioFilterLongLine(t *testing.T) {
 	var out, passed bytes.Buffer
-	f := &stdioFilter{out: &out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{}}
+	f := newStdioFilter(&out)
 	in := io.MultiReader(strings.NewReader(`{"x":"`), strings.NewReader(strings.Repeat("a", maxLine)), strings.NewReader("\"}\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"))
 	if err := f.pump(in, &passed); err != nil {
 		t.Fatal(err)
@@ -59,7 +90,7 @@ func TestStdioFilterLongLine(t *testing.T) {
 // The answer to a cancelled request is dropped; every other message is written.
 func TestStdioFilterDropsCancelledAnswers(t *testing.T) {
 	var out, passed bytes.Buffer
-	f := &stdioFilter{out: &out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{}}
+	f := newStdioFilter(&out)
 	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call"}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}` + "\n"
@@ -77,4 +108,57 @@ func TestStdioFilterDropsCancelledAnswers(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("wrote\n%s\nwant\n%s", out.String(), want)
 	}
+}
+
+// FuzzStdioFilter: whatever arrives on stdin, the filter passes the SDK only lines it can decode,
+// answers every other line with a JSON-RPC error, and reads the SDK's answers without failing.
+func FuzzStdioFilter(f *testing.F) {
+	for _, s := range []string{
+		initializeLine + "\n" + slowCallLine + "\n",
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\r\n" + `[{"jsonrpc":"2.0","id":"a","method":"ping"}]`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}` + "\n{bad\n[]\nnull\n",
+		`{"jsonrpc":"2.0","id":3}` + "\n" + `{"jsonrpc":"2.0","id":{"a":1},"method":"x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var out, passed bytes.Buffer
+		fl := newStdioFilter(&out)
+		if err := fl.pump(bytes.NewReader(in), &passed); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(passed.String(), "\n"), "\n") {
+			if line == "" {
+				continue
+			}
+			if line[0] == '[' {
+				var batch []json.RawMessage
+				if err := json.Unmarshal([]byte(line), &batch); err != nil || len(batch) == 0 {
+					t.Fatalf("passed a bad batch %q", line)
+				}
+				continue
+			}
+			if _, err := jsonrpc.DecodeMessage([]byte(line)); err != nil {
+				t.Fatalf("passed %q, which the SDK cannot decode: %v", line, err)
+			}
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if line == "" {
+				continue
+			}
+			var answer struct {
+				JSONRPC string `json:"jsonrpc"`
+				Error   *struct {
+					Code int64 `json:"code"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(line), &answer); err != nil || answer.JSONRPC != "2.0" || answer.Error == nil {
+				t.Fatalf("answered %q, not a JSON-RPC error", line)
+			}
+		}
+		// The SDK's answers go through Write, which reads their ids.
+		if _, err := fl.Write(in); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

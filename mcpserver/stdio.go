@@ -1,12 +1,14 @@
-package main
+package mcpserver
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,15 +17,44 @@ import (
 // maxLine bounds one message over stdio, as the SDK's transport does by default.
 const maxLine = mcp.DefaultMaxLineLength
 
-// newStdioTransport is the SDK's stdio transport behind a filter that keeps one bad line from ending
-// the session, and keeps the MCP rule on cancellation. The SDK's transport stops reading at the first
-// line it cannot decode; the filter answers such a line itself, with JSON-RPC's parse error (-32700)
-// or invalid request (-32600), and passes on only lines the SDK can decode. The SDK answers a request
-// whose client cancelled it; the spec says not to, so the filter drops that answer.
-func newStdioTransport(in io.Reader, out io.Writer) mcp.Transport {
+// ServeStdio serves srv on in and out until in ends or ctx does. When in ends, every request already
+// read is answered first, each within its call's time limit (timeout): the MCP shutdown over stdio
+// is the client closing the server's stdin and waiting for it to exit.
+func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, timeout time.Duration) error {
+	err := srv.Run(ctx, NewStdioTransport(in, out, longestCall(timeout)))
+	if ctx.Err() != nil {
+		return nil // asked to stop
+	}
+	return err
+}
+
+// NewStdioTransport is the SDK's stdio transport behind a filter that works around three of its
+// behaviours on a pipe:
+//
+//   - It stops reading at the first line it cannot decode, which ends the session
+//     (https://github.com/modelcontextprotocol/go-sdk/issues/1209). The filter answers such a line
+//     itself, with JSON-RPC's parse error (-32700) or invalid request (-32600), and passes on only
+//     lines the SDK can decode.
+//   - It answers a request whose client cancelled it; the spec says not to
+//     (https://github.com/modelcontextprotocol/go-sdk/issues/1235). The filter drops that answer.
+//   - Once a protocol of 2025-06-18 or later is agreed, a JSON-RPC batch is a line it cannot read, and
+//     ends the session the same way (https://github.com/modelcontextprotocol/go-sdk/pull/451 refuses
+//     batches there, as the spec dropped them). The filter answers such a batch -32600 itself.
+//   - At the end of its input it cancels the requests in flight and refuses to write their answers
+//     (https://github.com/modelcontextprotocol/go-sdk/issues/1061). The filter holds the end of the
+//     input back until every request read has been answered, or drain has passed.
+//
+// sdk_test.go asserts each of these behaviours of the SDK, so that its fix shows.
+func NewStdioTransport(in io.Reader, out io.Writer, drain time.Duration) mcp.Transport {
 	pr, pw := io.Pipe()
-	f := &stdioFilter{out: out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{}}
-	go func() { pw.CloseWithError(f.pump(in, pw)) }()
+	f := newStdioFilter(out)
+	go func() {
+		err := f.pump(in, pw)
+		if err == nil {
+			f.wait(drain)
+		}
+		pw.CloseWithError(err)
+	}()
 	return &mcp.IOTransport{Reader: pr, Writer: f, MaxLineLength: -1}
 }
 
@@ -32,9 +63,37 @@ type stdioFilter struct {
 	out       io.Writer
 	inFlight  map[jsonrpc.ID]bool // requests read and not yet answered
 	cancelled map[jsonrpc.ID]bool // of those, the ones the client cancelled
+	answered  chan struct{}       // signalled after an answer is written
+	initIDs   map[jsonrpc.ID]bool // initialize requests not yet answered
+	protocol  string              // the protocol version the SDK agreed to, once it has
 }
 
-// pump passes the lines of in that the SDK can read on to w, and answers the others.
+func newStdioFilter(out io.Writer) *stdioFilter {
+	return &stdioFilter{out: out, inFlight: map[jsonrpc.ID]bool{}, cancelled: map[jsonrpc.ID]bool{},
+		answered: make(chan struct{}, 1), initIDs: map[jsonrpc.ID]bool{}}
+}
+
+// wait returns once every request read has been answered, or after drain.
+func (f *stdioFilter) wait(drain time.Duration) {
+	deadline := time.NewTimer(drain)
+	defer deadline.Stop()
+	for {
+		f.mu.Lock()
+		n := len(f.inFlight)
+		f.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-f.answered:
+		case <-deadline.C:
+			return
+		}
+	}
+}
+
+// pump passes the lines of in that the SDK can read on to w, and answers the others. It returns nil
+// at the end of in.
 func (f *stdioFilter) pump(in io.Reader, w io.Writer) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
@@ -83,6 +142,13 @@ func (f *stdioFilter) admit(line []byte) bool {
 	}
 	trimmed := bytes.TrimSpace(line)
 	if trimmed[0] == '[' {
+		f.mu.Lock()
+		noBatches := f.protocol >= "2025-06-18"
+		f.mu.Unlock()
+		if noBatches {
+			f.reject(jsonrpc.ID{}, -32600, "Invalid Request: JSON-RPC batches are not part of MCP from 2025-06-18 on")
+			return false
+		}
 		var batch []json.RawMessage
 		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
 			f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
@@ -131,6 +197,17 @@ func (f *stdioFilter) track(msg jsonrpc.Message) {
 	switch {
 	case req.ID.IsValid():
 		f.inFlight[req.ID] = true
+		if req.Method == "initialize" {
+			// The version asked for, until the answer says which was agreed: the SDK agrees to it before
+			// it answers, and a client may send its next line without waiting.
+			f.initIDs[req.ID] = true
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil {
+				f.protocol = p.ProtocolVersion
+			}
+		}
 	case req.Method == "notifications/cancelled":
 		var p struct {
 			RequestID any `json:"requestId"`
@@ -186,6 +263,21 @@ func (f *stdioFilter) Write(p []byte) (int, error) {
 	if len(f.inFlight) > 0 {
 		if id, ok := responseID(p); ok {
 			delete(f.inFlight, id)
+			if f.initIDs[id] {
+				delete(f.initIDs, id)
+				var r struct {
+					Result struct {
+						ProtocolVersion string `json:"protocolVersion"`
+					} `json:"result"`
+				}
+				if json.Unmarshal(p, &r) == nil && r.Result.ProtocolVersion != "" {
+					f.protocol = r.Result.ProtocolVersion
+				}
+			}
+			select {
+			case f.answered <- struct{}{}:
+			default:
+			}
 			if f.cancelled[id] {
 				delete(f.cancelled, id)
 				return len(p), nil

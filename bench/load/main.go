@@ -1,0 +1,618 @@
+// Command load drives `ctool mcp --http` on loopback with concurrent clients and checks what an
+// operator needs from a rollout: during each run a new `ctool ingest` replaces the build and a query
+// worker is killed from outside, and no call may fail except the intended timeouts and the killed
+// worker's crashed query; every answer names exactly one build in its _meta. With -nginx it then does
+// the same through two replicas behind nginx (a generated config on loopback ports, run as the
+// current user), one replica drained (SIGTERM) and restarted while the load runs: no call may fail.
+//
+//	load -ctool bin/ctool -input input [-clients 8,32] [-duration 30s] [-nginx] > table.md
+//
+// Bounded: every run stops after -duration, every call after -call-timeout, and the program after
+// -deadline. It prints a markdown table and exits non-zero if a check fails.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+var (
+	ctoolBin    = flag.String("ctool", "bin/ctool", "the ctool binary")
+	inputDir    = flag.String("input", "input", "the sample input directory")
+	clientsFlag = flag.String("clients", "8,32", "concurrent clients of each run, comma-separated")
+	duration    = flag.Duration("duration", 30*time.Second, "how long each run lasts")
+	callTimeout = flag.Duration("call-timeout", 30*time.Second, "a client gives up on a call after this")
+	serverTO    = flag.Duration("timeout", 3*time.Second, "the server's --timeout (the slow query runs past it)")
+	withNginx   = flag.Bool("nginx", false, "also run through two replicas behind nginx")
+	deadline    = flag.Duration("deadline", 15*time.Minute, "the whole program stops after this")
+)
+
+// The mix: the three searches in turn, and 1 call in 50 a query that runs past the server's timeout.
+var searches = []struct{ tool, sql string }{
+	{"search_stores", "SELECT store_name, category FROM stores WHERE category = 'cafe'"},
+	{"search_events", "SELECT event_name, start_date, venue FROM events_typed WHERE is_free ORDER BY start_date"},
+	{"search_products", "SELECT product_name FROM products WHERE product_name LIKE '%セット%' LIMIT 20"},
+}
+
+const slowSQL = "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3"
+
+func main() {
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), *deadline)
+	defer cancel()
+	if err := run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+func say(format string, args ...any) { fmt.Fprintf(os.Stderr, "==> "+format+"\n", args...) }
+
+func run(ctx context.Context) error {
+	var clients []int
+	for _, s := range strings.Split(*clientsFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 256 {
+			return fmt.Errorf("-clients %q: want numbers from 1 to 256", *clientsFlag)
+		}
+		clients = append(clients, n)
+	}
+	tmp, err := os.MkdirTemp("", "ctool-load-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	// Two inputs that differ in one product name, so that each ingest is a new build.
+	inputs := [2]string{filepath.Join(tmp, "input-a"), filepath.Join(tmp, "input-b")}
+	for i, dir := range inputs {
+		if err := copyInput(*inputDir, dir, i == 1); err != nil {
+			return err
+		}
+	}
+	db := filepath.Join(tmp, "ctool.duckdb")
+	if err := ingest(ctx, inputs[0], db); err != nil {
+		return err
+	}
+	fmt.Println("| setup | clients | calls | calls/s | p50 ms | p99 ms | timeouts (intended) | crashed (killed worker) | failed | builds (answers each) |")
+	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+	failed := false
+	next := 1
+	srv, err := startServer(ctx, tmp, "a", db, "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	for _, n := range clients {
+		say("one server, %d clients, %s: an ingest at 1/3, a worker killed at 2/3", n, *duration)
+		in := inputs[next%2]
+		next++
+		s := runLoad(ctx, srv.url, n, []event{
+			{at: *duration / 3, what: "ingest", do: func() error { return ingest(ctx, in, db) }, newBuild: true},
+			{at: *duration * 2 / 3, what: "kill a worker", do: srv.killWorker},
+		})
+		fmt.Println(s.row("one server", n))
+		if !s.ok(1) {
+			failed = true
+		}
+	}
+	srv.stop()
+
+	if *withNginx {
+		a, err := startServer(ctx, tmp, "a", db, freeAddr())
+		if err != nil {
+			return err
+		}
+		b, err := startServer(ctx, tmp, "b", db, freeAddr())
+		if err != nil {
+			a.stop()
+			return err
+		}
+		proxy, err := startNginx(ctx, tmp, a.addr, b.addr)
+		if err != nil {
+			a.stop()
+			b.stop()
+			return err
+		}
+		for _, n := range clients {
+			say("two replicas behind nginx, %d clients, %s: an ingest at 1/4, replica a drained and restarted at 1/2", n, *duration)
+			in := inputs[next%2]
+			next++
+			s := runLoad(ctx, proxy.url, n, []event{
+				{at: *duration / 4, what: "ingest", do: func() error { return ingest(ctx, in, db) }, newBuild: true},
+				{at: *duration / 2, what: "drain and restart replica a", do: func() error {
+					if err := a.drain(); err != nil {
+						return err
+					}
+					var err error
+					a, err = startServer(ctx, tmp, "a", db, a.addr)
+					return err
+				}},
+			})
+			fmt.Println(s.row("2 replicas + nginx", n))
+			if !s.ok(0) {
+				failed = true
+			}
+		}
+		proxy.stop()
+		a.stop()
+		b.stop()
+	}
+	if failed {
+		return errors.New("a check failed (see the table and the lines above)")
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------------------------
+// The load
+
+type event struct {
+	at       time.Duration
+	what     string
+	do       func() error
+	newBuild bool // once do returns, every call started must read the new build
+}
+
+type answer struct {
+	start time.Time
+	build string
+}
+
+type stats struct {
+	mu        sync.Mutex
+	took      []time.Duration // answered calls other than the intended timeouts
+	calls     int
+	timeouts  int
+	crashed   int
+	failed    int
+	failures  map[string]int
+	builds    map[string]int
+	noBuild   int
+	elapsed   time.Duration
+	eventErrs []string
+	answers   []answer
+	published time.Time // when the new build's ingest returned
+}
+
+func (s *stats) fail(why string) {
+	s.failed++
+	if len(s.failures) < 20 || s.failures[why] > 0 {
+		s.failures[why]++
+	}
+}
+
+func runLoad(ctx context.Context, url string, clients int, events []event) *stats {
+	s := &stats{failures: map[string]int{}, builds: map[string]int{}}
+	hc := &http.Client{Timeout: *callTimeout, Transport: &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true}}
+	defer hc.CloseIdleConnections()
+	runCtx, cancel := context.WithTimeout(ctx, *duration)
+	defer cancel()
+	start := time.Now()
+	var seq atomic.Int64
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := c; runCtx.Err() == nil; i++ {
+				n := seq.Add(1)
+				tool, sql := searches[i%len(searches)].tool, searches[i%len(searches)].sql
+				slow := n%50 == 0
+				if slow {
+					tool, sql = "search_stores", slowSQL
+				}
+				t0 := time.Now()
+				kind, build, err := call(ctx, hc, url, n, tool, sql)
+				took := time.Since(t0)
+				s.mu.Lock()
+				s.calls++
+				switch {
+				case err != nil:
+					s.fail(err.Error())
+				case kind == "timeout" && slow:
+					s.timeouts++
+				case kind == "crashed":
+					s.crashed++
+				case kind != "":
+					s.fail("kind " + kind)
+				default:
+					s.took = append(s.took, took)
+					if build == "" {
+						s.noBuild++
+					} else {
+						s.builds[build]++
+						s.answers = append(s.answers, answer{t0, build})
+					}
+				}
+				s.mu.Unlock()
+			}
+		}()
+	}
+	for _, ev := range events {
+		select {
+		case <-time.After(time.Until(start.Add(ev.at))):
+		case <-runCtx.Done():
+		}
+		say("  %s at %s", ev.what, time.Since(start).Round(time.Millisecond))
+		err := ev.do()
+		s.mu.Lock()
+		if err != nil {
+			s.eventErrs = append(s.eventErrs, ev.what+": "+err.Error())
+		} else if ev.newBuild {
+			s.published = time.Now()
+		}
+		s.mu.Unlock()
+	}
+	wg.Wait()
+	s.elapsed = time.Since(start)
+	return s
+}
+
+// call makes one tools/call and returns the error kind of a failed call ("" for an answer) and the
+// build the answer names.
+func call(ctx context.Context, hc *http.Client, url string, id int64, tool, sql string) (kind, build string, err error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": map[string]string{"sql_query": sql}}})
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	if err != nil {
+		return "", "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", "", errors.New("transport error")
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", "", errors.New("reading the answer")
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", "", fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	var msg struct {
+		Result *struct {
+			Meta    map[string]any `json:"_meta"`
+			IsError bool           `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+		Error *struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(b, &msg); err != nil || msg.Result == nil {
+		return "", "", errors.New("not a tools/call result")
+	}
+	if msg.Result.IsError {
+		var e struct{ Kind string }
+		if len(msg.Result.Content) == 1 {
+			json.Unmarshal([]byte(msg.Result.Content[0].Text), &e)
+		}
+		if e.Kind == "" {
+			e.Kind = "unknown"
+		}
+		return e.Kind, "", nil
+	}
+	build, _ = msg.Result.Meta["ctool/build"].(string)
+	return "", build, nil
+}
+
+func (s *stats) percentile(p float64) float64 {
+	if len(s.took) == 0 {
+		return 0
+	}
+	sort.Slice(s.took, func(i, j int) bool { return s.took[i] < s.took[j] })
+	i := int(p * float64(len(s.took)-1))
+	return float64(s.took[i].Microseconds()) / 1000
+}
+
+func (s *stats) row(setup string, clients int) string {
+	var builds []string
+	for b, n := range s.builds {
+		builds = append(builds, fmt.Sprintf("%s: %d", b, n))
+	}
+	sort.Strings(builds)
+	failed := strconv.Itoa(s.failed)
+	if s.failed > 0 {
+		var whys []string
+		for why, n := range s.failures {
+			whys = append(whys, fmt.Sprintf("%d× %s", n, why))
+		}
+		sort.Strings(whys)
+		failed += " (" + strings.Join(whys, ", ") + ")"
+	}
+	return fmt.Sprintf("| %s | %d | %d | %.0f | %.1f | %.1f | %d | %d | %s | %s |", setup, clients, s.calls,
+		float64(s.calls)/s.elapsed.Seconds(), s.percentile(.5), s.percentile(.99), s.timeouts, s.crashed, failed, strings.Join(builds, ", "))
+}
+
+// ok checks a run: no failed call, at most maxCrashed crashed ones, every answer naming one build, and
+// the new build served (two builds seen).
+func (s *stats) ok(maxCrashed int) bool {
+	good := true
+	for what, n := range s.failures {
+		say("  FAILED %d× %s", n, what)
+		good = false
+	}
+	for _, e := range s.eventErrs {
+		say("  FAILED %s", e)
+		good = false
+	}
+	if s.crashed > maxCrashed {
+		say("  FAILED %d calls crashed, at most %d expected (the killed worker's)", s.crashed, maxCrashed)
+		good = false
+	}
+	if s.noBuild > 0 {
+		say("  FAILED %d answers name no build", s.noBuild)
+		good = false
+	}
+	if len(s.builds) != 2 {
+		say("  FAILED answers from %d builds, want 2 (the old, then the new)", len(s.builds))
+		good = false
+	}
+	after := map[string]bool{}
+	for _, a := range s.answers {
+		if !s.published.IsZero() && a.start.After(s.published) {
+			after[a.build] = true
+		}
+	}
+	if len(after) != 1 {
+		say("  FAILED calls started after the ingest returned read %d builds, want 1 (the new one)", len(after))
+		good = false
+	}
+	if s.timeouts == 0 {
+		say("  FAILED no intended timeout came back")
+		good = false
+	}
+	return good
+}
+
+// ---------------------------------------------------------------------------------------------
+// The processes
+
+type server struct {
+	name, addr, url string
+	cmd             *exec.Cmd
+	exited          chan error
+}
+
+func startServer(ctx context.Context, tmp, name, db, addr string) (*server, error) {
+	logPath := filepath.Join(tmp, "server-"+name+".log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	start, _ := logf.Seek(0, io.SeekEnd)
+	cmd := exec.CommandContext(ctx, *ctoolBin, "mcp", "--db", db, "--http", addr, "--timeout", serverTO.String(), "--drain", "30s")
+	cmd.Stderr = logf
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &server{name: name, cmd: cmd, exited: make(chan error, 1)}
+	go func() { s.exited <- cmd.Wait() }()
+	for range 600 { // at most a minute
+		b, _ := os.ReadFile(logPath)
+		if line, _, ok := strings.Cut(string(b[start:]), "\n"); ok {
+			var l struct{ Serving string }
+			if json.Unmarshal([]byte(line), &l) == nil && l.Serving != "" {
+				s.url = l.Serving
+				s.addr = strings.TrimSuffix(strings.TrimPrefix(l.Serving, "http://"), "/mcp")
+				return s, nil
+			}
+		}
+		select {
+		case err := <-s.exited:
+			return nil, fmt.Errorf("ctool mcp %s exited: %v\n%s", name, err, b)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	s.stop()
+	return nil, fmt.Errorf("ctool mcp %s did not start", name)
+}
+
+// drain sends SIGTERM and waits for the exit, which must be 0.
+func (s *server) drain() error {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			return fmt.Errorf("replica %s after SIGTERM: %v", s.name, err)
+		}
+		return nil
+	case <-time.After(time.Minute):
+		s.cmd.Process.Kill()
+		return fmt.Errorf("replica %s did not stop within a minute of SIGTERM", s.name)
+	}
+}
+
+func (s *server) stop() {
+	if s == nil {
+		return
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.exited:
+	case <-time.After(time.Minute):
+		s.cmd.Process.Kill()
+		<-s.exited
+	}
+}
+
+// killWorker kills one of the server's query workers (SIGKILL), as an operator or the OOM killer might.
+func (s *server) killWorker() error {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", s.cmd.Process.Pid))
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				return syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	return errors.New("no worker process found")
+}
+
+func ingest(ctx context.Context, input, db string) error {
+	out, err := exec.CommandContext(ctx, *ctoolBin, "ingest", "--input", input, "--db", db).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("ctool ingest: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// copyInput copies the sample input; changed renames one product, so that its ingest is a new build.
+func copyInput(from, to string, changed bool) error {
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if changed && e.Name() == "filtered_product_data.csv" {
+			b = bytes.Replace(b, []byte("手巻き寿司セット 天然本鮪入り"), []byte("手巻き寿司セット 天然本鮪入り（特上）"), 1)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// freeAddr is a loopback address with a port free now, for a replica that must come back on it.
+func freeAddr() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "127.0.0.1:0"
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+type nginx struct {
+	url    string
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// nginxConf proxies /mcp to the replicas. A replica that is draining answers 503 and one that is
+// restarting refuses the connection: either way nginx passes the call to the other (the tools are
+// read-only, so a POST may be retried).
+const nginxConf = `{{user}}worker_processes 1;
+pid {{dir}}/nginx.pid;
+error_log {{dir}}/error.log warn;
+daemon off;
+events { worker_connections 1024; }
+http {
+	access_log off;
+	client_body_temp_path {{dir}}/body;
+	proxy_temp_path {{dir}}/proxy;
+	fastcgi_temp_path {{dir}}/fastcgi;
+	uwsgi_temp_path {{dir}}/uwsgi;
+	scgi_temp_path {{dir}}/scgi;
+	upstream ctool {
+		server {{a}} max_fails=0;
+		server {{b}} max_fails=0;
+		keepalive 64;
+	}
+	server {
+		listen {{listen}};
+		location = /mcp {
+			proxy_pass http://ctool;
+			proxy_http_version 1.1;
+			proxy_set_header Connection "";
+			proxy_set_header Host $http_host;
+			proxy_next_upstream error timeout http_502 http_503 non_idempotent;
+			proxy_next_upstream_tries 3;
+			proxy_read_timeout 60s;
+		}
+	}
+}
+`
+
+func startNginx(ctx context.Context, tmp, a, b string) (*nginx, error) {
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		if bin = "/usr/sbin/nginx"; !fileExists(bin) {
+			return nil, errors.New("nginx is not installed (apt-get install nginx)")
+		}
+	}
+	dir := filepath.Join(tmp, "nginx")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	listen := freeAddr()
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root root;\n" // the current user, not nginx's default
+	}
+	conf := strings.NewReplacer("{{user}}", user, "{{dir}}", dir, "{{a}}", a, "{{b}}", b, "{{listen}}", listen).Replace(nginxConf)
+	confPath := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, bin, "-p", dir, "-c", confPath, "-e", filepath.Join(dir, "error.log"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	n := &nginx{url: "http://" + listen + "/mcp", cmd: cmd, exited: make(chan error, 1)}
+	go func() { n.exited <- cmd.Wait() }()
+	for range 100 {
+		if c, err := net.Dial("tcp", listen); err == nil {
+			c.Close()
+			say("nginx on %s in front of %s and %s", listen, a, b)
+			return n, nil
+		}
+		select {
+		case err := <-n.exited:
+			el, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+			return nil, fmt.Errorf("nginx exited: %v\n%s%s", err, out.String(), el)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	n.stop()
+	return nil, errors.New("nginx did not listen")
+}
+
+func (n *nginx) stop() {
+	n.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-n.exited:
+	case <-time.After(10 * time.Second):
+		n.cmd.Process.Kill()
+		<-n.exited
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
