@@ -86,8 +86,9 @@ func (m *Metrics) WorkerEnded(why string) {
 	}
 }
 
-// AuthRefused counts a request refused by authentication; reason is one of a fixed set (e.g.
-// "missing_token", "invalid_token", "insufficient_scope"), never anything read from the token.
+// AuthRefused counts a request refused by authentication; reason is one of the fixed words of
+// Auth's refusals (missing, expired, audience, signature, scope, rate, batch), never anything read
+// from the token.
 func (m *Metrics) AuthRefused(reason string) {
 	if m != nil {
 		m.authRefusals.WithLabelValues(reason).Inc()
