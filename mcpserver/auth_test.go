@@ -498,3 +498,21 @@ func BenchmarkAuthCachedToken(b *testing.B) {
 		})
 	}
 }
+
+// With auth, the server's instructions say get_user_profile is the caller's own profile, not any id's.
+func TestAuthInstructionsSayOwnProfile(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "profile"})
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	got := s.post(t, iss.mint(t, "rsa1", iss.claims("u")), init)
+	var msg struct{ Result struct{ Instructions string } }
+	if err := json.Unmarshal([]byte(got.body), &msg); err != nil || got.status != 200 {
+		t.Fatalf("initialize: %d %s", got.status, got.body)
+	}
+	if msg.Result.Instructions != Instructions(true) || !strings.Contains(msg.Result.Instructions, "本人のプロファイルだけ") {
+		t.Errorf("instructions with auth:\n%s\nwant Instructions(true)", msg.Result.Instructions)
+	}
+	if Instructions(true) == Instructions(false) {
+		t.Error("the instructions with and without auth are the same")
+	}
+}

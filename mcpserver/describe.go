@@ -11,13 +11,18 @@ import (
 // Instructions is what the server tells a client when it connects: the data in brief and the rules
 // every tool shares, said here once. Each tool's description keeps what is its own (relations,
 // columns, label values, a few examples); its full description is the resource ctool://schema/<dataset>.
-func Instructions() string {
+// With ownProfile (a server with OAuth), get_user_profile returns only the caller's own profile.
+func Instructions(ownProfile bool) string {
 	var b strings.Builder
 	b.WriteString("麻布台ヒルズ（東京）の店舗・イベント・商品のデータと、対話中のユーザーのプロファイルを返す読み取り専用のツールです。\n\n")
 	for _, d := range schema.Public() {
 		fmt.Fprintf(&b, "- %s: %s\n", d.Tool, d.Summary)
 	}
-	fmt.Fprintf(&b, "- %s: %s profile_id を1つ指定して1人分だけ取得します（一覧・検索はできません）。\n\n", schema.Profiles.Tool, schema.Profiles.Summary)
+	if ownProfile {
+		fmt.Fprintf(&b, "- %s: %s 返すのはアクセストークンのユーザー本人のプロファイルだけです（profile_id は省略可、一覧・検索はできません）。\n\n", schema.Profiles.Tool, schema.Profiles.Summary)
+	} else {
+		fmt.Fprintf(&b, "- %s: %s profile_id を1つ指定して1人分だけ取得します（一覧・検索はできません）。\n\n", schema.Profiles.Tool, schema.Profiles.Summary)
+	}
 	b.WriteString("共通のきまり:\n")
 	for _, r := range schema.SharedRules() {
 		fmt.Fprintf(&b, "- %s\n", r)

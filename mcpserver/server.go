@@ -50,7 +50,7 @@ type Searcher interface {
 func New(c Config) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.Version},
 		&mcp.ServerOptions{
-			Instructions: Instructions(),
+			Instructions: Instructions(c.Auth != nil),
 			// The four tools and their schema resources never change while the server runs, and it
 			// sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},

@@ -86,7 +86,7 @@ func TestToolsAreTheManifest(t *testing.T) {
 			t.Errorf("%s: no output schema", m.Name)
 		}
 	}
-	if got := cs.InitializeResult().Instructions; got != Instructions() {
+	if got := cs.InitializeResult().Instructions; got != Instructions(false) {
 		t.Errorf("instructions %q", got)
 	}
 }

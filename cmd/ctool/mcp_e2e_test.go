@@ -597,7 +597,7 @@ func testMCPStdio(t *testing.T, db string) {
 			t.Fatalf("initialize: %s %v", msg.Result, msg.Error)
 		}
 		if res.ProtocolVersion != "2025-11-25" || res.ServerInfo.Name != "ctool" || res.Capabilities["tools"] == nil ||
-			res.Instructions != mcpserver.Instructions() {
+			res.Instructions != mcpserver.Instructions(false) {
 			t.Errorf("initialize: %s", msg.Result)
 		}
 		if pong := p.call(t, "ping", nil); pong.Error != nil || string(pong.Result) != "{}" {
