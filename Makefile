@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck fuzz bench bench-ingest bench-validate bench-query bench-mcp conformance clean
+.PHONY: all build man run test lint staticcheck fuzz bench bench-ingest bench-validate bench-query bench-mcp bench-peer conformance clean
 
 all: build
 
@@ -49,6 +49,10 @@ bench-query: build
 # Not part of bench: the MCP server's per-call latency against a process per call.
 bench-mcp: build
 	bench/mcp.sh
+
+# Not part of bench: ctool mcp against DBHub (installed from npm into a cache directory), stdio and HTTP.
+bench-peer: build
+	bench/peer.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
 conformance: build
