@@ -338,7 +338,9 @@ func sameRows(sides []side, servers []*stdioServer, q int, seq *atomic.Int64) er
 func rowCount(text string) int {
 	var v struct {
 		Results []json.RawMessage
-		Data    struct{ Statements []struct{ Rows []json.RawMessage } }
+		Data    struct {
+			Statements []struct{ Rows []json.RawMessage }
+		}
 	}
 	if json.Unmarshal([]byte(text), &v) != nil {
 		return -1
