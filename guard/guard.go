@@ -191,10 +191,16 @@ func parse(ctx context.Context, conn querier, text string) (astObj, error) {
 	if !out.Valid {
 		return nil, errors.New("guard: json_serialize_sql returned NULL")
 	}
+	return decodeSerialized(text, out.String)
+}
+
+// decodeSerialized reads json_serialize_sql's output for text: the one statement's AST, a parse
+// failure, or a rejection of no or several statements.
+func decodeSerialized(text, out string) (astObj, error) {
 	var res serializeResult
-	if err := json.Unmarshal([]byte(out.String), &res); err != nil {
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		// DuckDB writes a constant that overflows a DOUBLE (1e1000) as a bare Infinity, which is not JSON.
-		if err := json.Unmarshal(quoteNonFinite(out.String), &res); err != nil {
+		if err := json.Unmarshal(quoteNonFinite(out), &res); err != nil {
 			return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
 		}
 	}
