@@ -31,13 +31,16 @@ type Config struct {
 	Max     int           // workers at once, busy or idle; more calls wait
 	Queue   int           // calls that may wait for a worker; past it a call is answered busy at once
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
+	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
+	// the memory of a burst's extra workers comes back; 0 keeps every worker.
+	Idle time.Duration
 	// Log gets one line per worker event (crashed, killed, out of memory, ...); never the SQL.
 	Log func(Event)
 }
 
 // Event is one thing that happened to a worker, for the log.
 type Event struct {
-	Worker string `json:"worker"` // what happened: started, crashed, out_of_memory, killed, engine_failed, exited
+	Worker string `json:"worker"` // what happened: started, crashed, out_of_memory, killed, engine_failed, exited, retired
 	PID    int    `json:"pid"`
 	Exit   string `json:"exit,omitempty"` // how the process ended, as the OS tells it
 }
@@ -53,6 +56,7 @@ type Pool struct {
 	idle   []*proc
 	live   int // processes started and not yet reaped
 	closed bool
+	sweep  bool // a retirement of idle workers is scheduled
 	all    map[*proc]bool
 }
 
@@ -283,7 +287,33 @@ func (p *Pool) put(w *proc) {
 		w.kill()
 		return
 	}
+	w.idleSince = time.Now()
 	p.idle = append(p.idle, w)
+	if p.cfg.Idle > 0 && p.live > p.cfg.Size && !p.sweep {
+		p.sweep = true
+		time.AfterFunc(p.cfg.Idle, p.retireIdle)
+	}
+}
+
+// retireIdle ends the workers beyond Size that have been idle for cfg.Idle, the longest idle first
+// (the front of the idle list: calls take from its end), and looks again later while more than Size
+// are left.
+func (p *Pool) retireIdle() {
+	p.mu.Lock()
+	var old []*proc
+	for len(p.idle) > 0 && p.live-len(old) > p.cfg.Size && time.Since(p.idle[0].idleSince) >= p.cfg.Idle {
+		old = append(old, p.idle[0])
+		p.idle = p.idle[1:]
+	}
+	p.sweep = !p.closed && p.live-len(old) > p.cfg.Size
+	if p.sweep {
+		time.AfterFunc(p.cfg.Idle/2, p.retireIdle)
+	}
+	p.mu.Unlock()
+	for _, w := range old {
+		w.kill()
+		go p.reap(w, "retired")
+	}
 }
 
 // reap waits for a worker that is gone or going, logs why, and starts a replacement if fewer than
@@ -357,6 +387,8 @@ type proc struct {
 	stderr  *tail
 	seq     uint64
 	once    sync.Once
+	// idleSince is when it was last given back to the idle list.
+	idleSince time.Time
 }
 
 func spawn(cmd *exec.Cmd, onExit func(*proc)) (*proc, error) {

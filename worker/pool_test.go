@@ -287,6 +287,42 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 	}
 }
 
+// The workers a burst started beyond Size are retired once idle for cfg.Idle; Size stay warm.
+func TestPoolRetiresIdleExtras(t *testing.T) {
+	p, log := newTestPool(t, 1, 3, 10)
+	p.cfg.Idle = 200 * time.Millisecond
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			p.Query(ctx, schema.Stores, "slow")
+		}()
+	}
+	wg.Wait()
+	live := func() (live, idle int) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.live, len(p.idle)
+	}
+	if n, _ := live(); n != 3 {
+		t.Fatalf("after three slow calls at once, %d workers, want 3", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for n, idle := live(); n != 1 || idle != 1; n, idle = live() {
+		if time.Now().After(deadline) {
+			t.Fatalf("idle extras not retired: %d workers, %d idle", n, idle)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !log.has("retired") {
+		t.Error("no retired event logged")
+	}
+	pidOf(t, p) // the warm worker still answers
+}
+
 // A worker whose supervisor went away (its stdin ends) exits, even in the middle of a stuck query.
 func TestWorkerExitsWithItsSupervisor(t *testing.T) {
 	exe, err := os.Executable()

@@ -65,8 +65,8 @@ func testEngineCasesStdio(t *testing.T) {
 	p := startMCP(t, nil, "--db", db, "--timeout", "5s")
 	p.initialize(t)
 	server := p.cmd.Process.Pid
-	if n := len(childProcs(t, server)); n != 4 {
-		t.Errorf("%d workers after the start, want 4 warm", n)
+	if n := len(childProcs(t, server)); n != mcpWorkers {
+		t.Errorf("%d workers after the start, want %d warm", n, mcpWorkers)
 	}
 
 	for i, wave := range engineWaves() {
