@@ -6,7 +6,8 @@
 # `make test`: it installs DBHub from npm into a cache directory. Writes bench/results/peer.md.
 #
 # Environment: ROUNDS (default 3), BLOCKS (default 10), BLOCK (calls per block, default 50),
-# HTTP_SECONDS (per client count per server, default 5), PEER_CACHE (default
+# HTTP_SECONDS (per client count per server, default 5), SETTLE_SECONDS (how long after the HTTP
+# load memory is read again, default 20: ctool mcp retires a burst's extra workers after 15 s idle), PEER_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/ctool-peer).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,6 +18,7 @@ ROUNDS=${ROUNDS:-3}
 BLOCKS=${BLOCKS:-10}
 BLOCK=${BLOCK:-50}
 HTTP_SECONDS=${HTTP_SECONDS:-5}
+SETTLE_SECONDS=${SETTLE_SECONDS:-20}
 CACHE=${PEER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctool-peer}
 RESULT=bench/results/peer.md
 
@@ -55,7 +57,7 @@ TOML
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 say "load average $load_before; running $ROUNDS interleaved rounds"
-table=$(bench/out/peer run -rounds "$ROUNDS" -blocks "$BLOCKS" -block "$BLOCK" -http "${HTTP_SECONDS}s" \
+table=$(bench/out/peer run -rounds "$ROUNDS" -blocks "$BLOCKS" -block "$BLOCK" -http "${HTTP_SECONDS}s" -settle "${SETTLE_SECONDS}s" \
 	-ctool "bin/ctool mcp --db $tmp/ctool.duckdb" \
 	-peer "$NODE $CACHE/node_modules/@bytebase/dbhub/dist/index.js --transport=stdio --config=$tmp/dbhub.toml")
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -80,12 +82,15 @@ DBHub reads a SQLite copy of the same tables (booleans as 0/1, lists as text) th
 tool, read-only, max_rows = 10. ctool runs its guard and a query worker per call, as in production.
 HTTP: each client its own session, the three queries in turn, one call at a time; calls/s over the
 timed window after a fifth of it untimed; the servers are loaded one at a time. Memory: the peak of the
-summed resident sets of the server and its child processes, sampled every 50 ms during its HTTP load.
+summed resident sets of the server and its child processes, sampled every 50 ms during its HTTP load,
+and both sums, resident and proportional, once the load has been over for SETTLE_SECONDS. A resident
+set counts the pages a process shares with others (ctool's workers are the same binary: about 44 MB of
+its code each) once per process; the proportional set divides them among the sharers.
 
 Command (from the repository root; `make bench-peer` builds first):
 
 ```sh
-bench/peer.sh    # ROUNDS=3 BLOCKS=10 BLOCK=50 HTTP_SECONDS=5
+bench/peer.sh    # ROUNDS=3 BLOCKS=10 BLOCK=50 HTTP_SECONDS=5 SETTLE_SECONDS=20
 ```
 TEXT
 } >"$RESULT"

@@ -191,6 +191,7 @@ func runMain(args []string) error {
 	block := fs.Int("block", 50, "timed calls in a block")
 	warmup := fs.Int("warmup", 50, "untimed calls per query per server first")
 	dur := fs.Duration("http", 5*time.Second, "how long each HTTP load runs")
+	settle := fs.Duration("settle", 20*time.Second, "how long after the HTTP load the memory is read again")
 	fs.Parse(args)
 	if *ctoolCmd == "" || *peerCmd == "" {
 		usage()
@@ -209,11 +210,14 @@ func runMain(args []string) error {
 	p50s := make([][][]time.Duration, *rounds)
 	https := make([][][]httpRes, *rounds)
 	rss := make([][]int64, *rounds)
+	type after struct{ rss, pss, procs int64 }
+	afters := make([][]after, *rounds)
 	clientCounts := []int{8, 32}
 	for r := 0; r < *rounds; r++ {
 		p50s[r] = make([][]time.Duration, len(sides))
 		https[r] = make([][]httpRes, len(sides))
 		rss[r] = make([]int64, len(sides))
+		afters[r] = make([]after, len(sides))
 		// stdio: both servers up, blocks interleaved A B A B ... per query.
 		var servers []*stdioServer
 		for _, sd := range sides {
@@ -278,6 +282,9 @@ func runMain(args []string) error {
 			}
 			https[r][i] = res
 			rss[r][i] = h.peakRSS()
+			time.Sleep(*settle)
+			pid := h.cmd.Process.Pid
+			afters[r][i] = after{treeRSS(pid), treePSS(pid), int64(len(descendants(pid)))}
 			h.stop()
 		}
 	}
@@ -309,9 +316,25 @@ func runMain(args []string) error {
 	}
 	a := medianOf(*rounds, func(r int) float64 { return float64(rss[r][0]) })
 	b := medianOf(*rounds, func(r int) float64 { return float64(rss[r][1]) })
-	fmt.Printf("| peak memory, server + workers (sum of resident sets, sampled) | %.0f MB | %.0f MB | %.2f× | %s; %s |\n\n", a/1e6, b/1e6, a/b,
+	fmt.Printf("| peak memory during the HTTP loads, server + workers (sum of resident sets, sampled), MB | %.0f | %.0f | %.2f× | %s; %s |\n", a/1e6, b/1e6, a/b,
 		each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(rss[r][0])/1e6) }),
 		each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(rss[r][1])/1e6) }))
+	for _, m := range []struct {
+		what string
+		f    func(after) int64
+		unit float64
+	}{
+		{fmt.Sprintf("memory %s after the load, sum of resident sets, MB", *settle), func(a after) int64 { return a.rss }, 1e6},
+		{fmt.Sprintf("memory %s after the load, sum of proportional sets (shared pages once), MB", *settle), func(a after) int64 { return a.pss }, 1e6},
+		{fmt.Sprintf("processes %s after the load", *settle), func(a after) int64 { return a.procs }, 1},
+	} {
+		a := medianOf(*rounds, func(r int) float64 { return float64(m.f(afters[r][0])) / m.unit })
+		b := medianOf(*rounds, func(r int) float64 { return float64(m.f(afters[r][1])) / m.unit })
+		fmt.Printf("| %s | %.0f | %.0f | %.2f× | %s; %s |\n", m.what, a, b, a/b,
+			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(m.f(afters[r][0]))/m.unit) }),
+			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(m.f(afters[r][1]))/m.unit) }))
+	}
+	fmt.Println()
 	fmt.Printf("%d rounds; in each, per query, %d untimed calls per server, then %d blocks of %d calls, the servers' blocks interleaved; HTTP %s per client count per server, one server at a time.\n",
 		*rounds, *warmup, *blocks, *block, *dur)
 	return nil
@@ -630,20 +653,47 @@ func treeRSS(pid int) int64 {
 	return total
 }
 
+// descendants lists pid and its descendants: each thread's children file, as a child belongs to the
+// thread that started it.
 func descendants(pid int) []int {
 	out := []int{pid}
 	for i := 0; i < len(out); i++ {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", out[i], out[i]))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				out = append(out, c)
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", out[i]))
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", out[i], t.Name()))
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(b)) {
+				if c, err := strconv.Atoi(f); err == nil {
+					out = append(out, c)
+				}
 			}
 		}
 	}
 	return out
+}
+
+// treePSS sums the proportional set sizes of pid and its descendants: pages they share (the same
+// binary's code) counted once over all of them.
+func treePSS(pid int) int64 {
+	var total int64
+	for _, p := range descendants(pid) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", p))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "Pss:") {
+				f := strings.Fields(line)
+				if len(f) >= 2 {
+					kb, _ := strconv.ParseInt(f[1], 10, 64)
+					total += kb * 1024
+				}
+			}
+		}
+	}
+	return total
 }
 
 // load runs n clients, each with its own session, calling the three queries in turn for d.
