@@ -31,6 +31,11 @@ type Config struct {
 	Max     int           // workers at once, busy or idle; more calls wait
 	Queue   int           // calls that may wait for a worker; past it a call is answered busy at once
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
+	// SpawnAfter is how long a call waits for a busy worker to come back before it starts another
+	// (up to Max) once Size are running: on a small machine more processes than cores add memory and
+	// no speed, while workers stuck on slow queries must not hold everyone else up for long. 0 starts
+	// one at once.
+	SpawnAfter time.Duration
 	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
 	// the memory of a burst's extra workers comes back; 0 keeps every worker.
 	Idle time.Duration
@@ -56,7 +61,8 @@ type Pool struct {
 	idle   []*proc
 	live   int // processes started and not yet reaped
 	closed bool
-	sweep  bool // a retirement of idle workers is scheduled
+	sweep  bool          // a retirement of idle workers is scheduled
+	back   chan struct{} // closed when a worker is given back, for calls waiting for one; nil if none wait
 	all    map[*proc]bool
 }
 
@@ -233,14 +239,41 @@ func (p *Pool) enter(ctx context.Context) error {
 
 func (p *Pool) leave() { <-p.slots }
 
-// take returns an idle worker, or starts one.
+// take returns an idle worker, or starts one: at once while fewer than Size are running, else once
+// cfg.SpawnAfter has passed with none given back (the busy ones may be stuck).
 func (p *Pool) take(ctx context.Context) (*proc, error) {
+	var spawnAt time.Time
 	for {
 		p.mu.Lock()
 		n := len(p.idle)
 		if n == 0 {
+			if p.cfg.SpawnAfter <= 0 || p.live < p.cfg.Size {
+				p.mu.Unlock()
+				return p.start(ctx)
+			}
+			if spawnAt.IsZero() {
+				spawnAt = time.Now().Add(p.cfg.SpawnAfter)
+			}
+			wait := time.Until(spawnAt)
+			if wait <= 0 {
+				p.mu.Unlock()
+				return p.start(ctx)
+			}
+			if p.back == nil {
+				p.back = make(chan struct{})
+			}
+			back := p.back
 			p.mu.Unlock()
-			return p.start(ctx)
+			t := time.NewTimer(wait)
+			select {
+			case <-back:
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return nil, query.Stopped(ctx)
+			}
+			t.Stop()
+			continue
 		}
 		w := p.idle[n-1]
 		p.idle = p.idle[:n-1]
@@ -289,6 +322,10 @@ func (p *Pool) put(w *proc) {
 	}
 	w.idleSince = time.Now()
 	p.idle = append(p.idle, w)
+	if p.back != nil { // wake the calls waiting for a worker
+		close(p.back)
+		p.back = nil
+	}
 	if p.cfg.Idle > 0 && p.live > p.cfg.Size && !p.sweep {
 		p.sweep = true
 		time.AfterFunc(p.cfg.Idle, p.retireIdle)

@@ -287,6 +287,43 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 	}
 }
 
+// Once Size are busy, a call waits SpawnAfter for one to come back before it starts another: a
+// worker given back in time serves it; one that stays busy (stuck) does not hold it up for longer.
+func TestPoolSpawnsAfterWait(t *testing.T) {
+	p, _ := newTestPool(t, 1, 3, 10)
+	p.cfg.SpawnAfter = 300 * time.Millisecond
+	warm := pidOf(t, p)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	slow := make(chan error, 1)
+	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
+	for len(p.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	other := pidOf(t, p)
+	if waited := time.Since(start); waited < p.cfg.SpawnAfter {
+		t.Errorf("a second worker started after %v, before SpawnAfter", waited)
+	}
+	if other == warm {
+		t.Errorf("the call was served by the busy worker")
+	}
+	cancel()
+	<-slow
+
+	// Both idle now: calls are served at once, and no third worker is started.
+	for range 3 {
+		pidOf(t, p)
+	}
+	p.mu.Lock()
+	live := p.live
+	p.mu.Unlock()
+	if live != 2 {
+		t.Errorf("%d workers, want 2", live)
+	}
+}
+
 // The workers a burst started beyond Size are retired once idle for cfg.Idle; Size stay warm.
 func TestPoolRetiresIdleExtras(t *testing.T) {
 	p, log := newTestPool(t, 1, 3, 10)
