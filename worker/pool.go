@@ -344,7 +344,12 @@ func (p *Pool) retireIdle() {
 	}
 	p.sweep = !p.closed && p.live-len(old) > p.cfg.Size
 	if p.sweep {
-		time.AfterFunc(p.cfg.Idle/2, p.retireIdle)
+		// Look again when the longest idle is due, or after Idle if none is idle.
+		next := p.cfg.Idle
+		if len(p.idle) > 0 {
+			next = max(time.Until(p.idle[0].idleSince.Add(p.cfg.Idle)), p.cfg.Idle/10)
+		}
+		time.AfterFunc(next, p.retireIdle)
 	}
 	p.mu.Unlock()
 	for _, w := range old {
