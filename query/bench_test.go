@@ -18,7 +18,8 @@ import (
 )
 
 // BenchmarkCallCost splits one warm call of the engine into its parts, on the sample build, for the
-// queries of bench/peer (a literal varies per call, as there):
+// queries of bench/peer (a literal varies per call, as there), with DuckDB on one thread as in a query
+// worker of ctool mcp:
 //
 //   - sql: the SQL alone on a warm connection, no guard, no row cap (the floor);
 //
@@ -35,6 +36,9 @@ import (
 //     go test ./query -run '^$' -bench CallCost -count 6 | benchstat -
 func BenchmarkCallCost(b *testing.B) {
 	ctx := context.Background()
+	// One DuckDB thread, as in ctool mcp's query workers.
+	defer func(n int) { database.Threads = n }(database.Threads)
+	database.Threads = 1
 	live := database.NewLive(ingesttest.Build(b, ingesttest.SampleInput(b)))
 	defer live.Close()
 	engine := query.NewEngine(live)
