@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-mcp bench-load conformance conformance-auth clean
+.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-mcp bench-load bench-peer conformance conformance-auth clean
 
 all: build
 
@@ -66,6 +66,10 @@ bench-mcp: build
 # replicas behind nginx (installed with apt-get if missing); about three minutes.
 bench-load: build
 	bench/load.sh
+
+# Not part of bench: ctool mcp against DBHub (installed from npm into a cache directory), stdio and HTTP.
+bench-peer: build
+	bench/peer.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
 conformance: build conformance-auth

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -173,10 +174,10 @@ func checkText(s string) *Rejection {
 
 // serializeResult is json_serialize_sql's answer; it reports failures in the JSON instead of raising.
 type serializeResult struct {
-	Error        bool              `json:"error"`
-	ErrorType    string            `json:"error_type"`
-	ErrorMessage string            `json:"error_message"`
-	Statements   []json.RawMessage `json:"statements"`
+	Error        bool     `json:"error"`
+	ErrorType    string   `json:"error_type"`
+	ErrorMessage string   `json:"error_message"`
+	Statements   []astObj `json:"statements"`
 }
 
 // parse returns the one statement of text as DuckDB's parser reads it, or a *Rejection.
@@ -191,10 +192,18 @@ func parse(ctx context.Context, conn querier, text string) (astObj, error) {
 	if !out.Valid {
 		return nil, errors.New("guard: json_serialize_sql returned NULL")
 	}
+	return decodeSerialized(text, out.String)
+}
+
+// decodeSerialized reads json_serialize_sql's output for text: the one statement's AST, a parse
+// failure, or a rejection of no or several statements.
+func decodeSerialized(text, out string) (astObj, error) {
+	// One pass over the text, numbers kept as json.Number: query_location is 2^64-1 and list_aggr's
+	// names must stay strings.
 	var res serializeResult
-	if err := json.Unmarshal([]byte(out.String), &res); err != nil {
+	if err := unmarshalNumbers([]byte(out), &res); err != nil {
 		// DuckDB writes a constant that overflows a DOUBLE (1e1000) as a bare Infinity, which is not JSON.
-		if err := json.Unmarshal(quoteNonFinite(out.String), &res); err != nil {
+		if err := unmarshalNumbers(quoteNonFinite(out), &res); err != nil {
 			return nil, fmt.Errorf("guard: reading json_serialize_sql's output: %w", err)
 		}
 	}
@@ -215,14 +224,23 @@ func parse(ctx context.Context, conn querier, text string) (astObj, error) {
 			Hint:    "Send a single SELECT with nothing after its ';'; nothing was run.",
 		}
 	}
-	// Numbers stay json.Number: query_location is 2^64-1 and list_aggr's names must stay strings.
-	d := json.NewDecoder(bytes.NewReader(res.Statements[0]))
-	d.UseNumber()
-	var stmt astObj
-	if err := d.Decode(&stmt); err != nil {
-		return nil, fmt.Errorf("guard: reading DuckDB's parse: %w", err)
+	if res.Statements[0] == nil {
+		return nil, errors.New("guard: reading DuckDB's parse: a null statement")
 	}
-	return stmt, nil
+	return res.Statements[0], nil
+}
+
+// unmarshalNumbers decodes one JSON value that must fill all of b, numbers as json.Number.
+func unmarshalNumbers(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return errors.New("guard: text after the JSON value")
+	}
+	return nil
 }
 
 // parseFailure turns json_serialize_sql's error into a refusal the agent can act on.

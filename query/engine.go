@@ -91,17 +91,18 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		if err != nil {
 			return failure(ctx, err)
 		}
-		rows, err := conn.QueryContext(ctx, checked.SQL, checked.Args...)
-		if err != nil {
-			return explainError(failure(ctx, withoutExcerpt(err, checked.SQL)), sqlText)
+		execErr, err := runChecked(ctx, conn, checked, func(rows rowReader) (err error) {
+			res, err = readResult(ctx, d, policy, rows)
+			return err
+		})
+		if execErr != nil {
+			return explainError(failure(ctx, withoutExcerpt(execErr, checked.SQL)), sqlText)
 		}
-		defer rows.Close()
-		if res, err = readResult(ctx, d, policy, rows); err != nil {
+		if err != nil {
 			return err
 		}
-		rows.Close() // the probes use the same connection
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, sqlText)
+			res.Hint = explainEmpty(ctx, conn, sqlText) // the rows are closed: the probes use the same connection
 		}
 		res.Note = unknownHoursNote(ctx, conn, sqlText)
 		res.Build = build
@@ -131,19 +132,19 @@ func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *sql.Con
 }
 
 // readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.
-func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, rows *sql.Rows) (*Result, error) {
-	types, err := rows.ColumnTypes()
+func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, rows rowReader) (*Result, error) {
+	names, types, err := rows.columns()
 	if err != nil {
 		return nil, failure(ctx, err)
 	}
 	res := &Result{Dataset: d, Columns: []Column{}, Rows: [][]any{}, Omitted: []string{}}
 	var keep []int
-	for i, t := range types {
-		if policy.IsHidden(t.Name()) {
-			res.Omitted = append(res.Omitted, t.Name())
+	for i, name := range names {
+		if policy.IsHidden(name) {
+			res.Omitted = append(res.Omitted, name)
 			continue
 		}
-		res.Columns = append(res.Columns, Column{Name: t.Name(), Type: t.DatabaseTypeName()})
+		res.Columns = append(res.Columns, Column{Name: name, Type: types[i]})
 		keep = append(keep, i)
 	}
 	if len(res.Columns) == 0 && len(res.Omitted) > 0 {
@@ -151,20 +152,20 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 			Reason: strings.Join(res.Omitted, ", ") + " is internal to " + d.Name + " and never shown.",
 			Hint:   "Select the columns to show (e.g. store_name), and use it only in WHERE or JOIN."})
 	}
-	raw := make([]any, len(types))
-	ptrs := make([]any, len(types))
-	for i := range raw {
-		ptrs[i] = &raw[i]
-	}
+	raw := make([]any, len(names))
 	// The budget runs while values are converted: a result never grows past MaxResultBytes in memory.
 	size := &budget{left: MaxResultBytes}
-	for rows.Next() {
+	for {
+		more, err := rows.next(raw)
+		if err != nil {
+			return nil, failure(ctx, err)
+		}
+		if !more {
+			break
+		}
 		if len(res.Rows) == schema.RowCap {
 			res.Truncated = true
 			break
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, failure(ctx, err)
 		}
 		values := make([]any, len(keep))
 		for j, i := range keep {
@@ -175,9 +176,6 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 			return nil, &ctool.Error{Kind: ctool.KindTooLarge, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
 		}
 		res.Rows = append(res.Rows, values)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, failure(ctx, err)
 	}
 	return res, nil
 }

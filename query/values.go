@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/textout"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -29,25 +28,60 @@ type orderedObject []kv
 
 func (o orderedObject) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := o.encode(&b, enc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// encode writes o to b in one pass: nested objects and lists are written in place, not marshalled on
+// their own and then copied and checked again by each enclosing level.
+func (o orderedObject) encode(b *bytes.Buffer, enc *json.Encoder) error {
 	b.WriteByte('{')
 	for i, m := range o {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := textout.Marshal(m.key)
-		if err != nil {
-			return nil, err
+		if err := encodeValue(b, enc, m.key); err != nil {
+			return err
 		}
-		b.Write(k)
 		b.WriteByte(':')
-		v, err := textout.Marshal(m.value)
-		if err != nil {
-			return nil, err
+		if err := encodeValue(b, enc, m.value); err != nil {
+			return err
 		}
-		b.Write(v)
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return nil
+}
+
+func encodeValue(b *bytes.Buffer, enc *json.Encoder, v any) error {
+	switch v := v.(type) {
+	case orderedObject:
+		return v.encode(b, enc)
+	case []any:
+		if v == nil {
+			b.WriteString("null")
+			return nil
+		}
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := encodeValue(b, enc, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
 }
 
 // budget is what is left of a result's size (roughly, bytes of JSON) while its values are converted:

@@ -31,6 +31,14 @@ type Config struct {
 	Max     int           // workers at once, busy or idle; more calls wait
 	Queue   int           // calls that may wait for a worker; past it a call is answered busy at once
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
+	// SpawnAfter is how long a call waits for a busy worker to come back before it starts another
+	// (up to Max) once Size are running: on a small machine more processes than cores add memory and
+	// no speed, while workers stuck on slow queries must not hold everyone else up for long. 0 starts
+	// one at once.
+	SpawnAfter time.Duration
+	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
+	// the memory of a burst's extra workers comes back; 0 keeps every worker.
+	Idle time.Duration
 	// Log gets one line per worker event (crashed, killed, out of memory, ...); never the SQL.
 	Log func(Event)
 	// Observe, when set, is told how each query that reached a worker ended: one of the Outcome
@@ -50,7 +58,7 @@ const (
 
 // Event is one thing that happened to a worker, for the log.
 type Event struct {
-	Worker string `json:"worker"` // what happened: started, crashed, out_of_memory, killed, engine_failed, exited
+	Worker string `json:"worker"` // what happened: started, crashed, out_of_memory, killed, engine_failed, exited, retired
 	PID    int    `json:"pid"`
 	Exit   string `json:"exit,omitempty"` // how the process ended, as the OS tells it
 }
@@ -66,6 +74,8 @@ type Pool struct {
 	idle   []*proc
 	live   int // processes started and not yet reaped
 	closed bool
+	sweep  bool          // a retirement of idle workers is scheduled
+	back   chan struct{} // closed when a worker is given back, for calls waiting for one; nil if none wait
 	all    map[*proc]bool
 }
 
@@ -275,14 +285,41 @@ func (p *Pool) Running() int {
 // Waiting is how many calls wait for a worker.
 func (p *Pool) Waiting() int { return int(p.waiting.Load()) }
 
-// take returns an idle worker, or starts one.
+// take returns an idle worker, or starts one: at once while fewer than Size are running, else once
+// cfg.SpawnAfter has passed with none given back (the busy ones may be stuck).
 func (p *Pool) take(ctx context.Context) (*proc, error) {
+	var spawnAt time.Time
 	for {
 		p.mu.Lock()
 		n := len(p.idle)
 		if n == 0 {
+			if p.cfg.SpawnAfter <= 0 || p.live < p.cfg.Size {
+				p.mu.Unlock()
+				return p.start(ctx)
+			}
+			if spawnAt.IsZero() {
+				spawnAt = time.Now().Add(p.cfg.SpawnAfter)
+			}
+			wait := time.Until(spawnAt)
+			if wait <= 0 {
+				p.mu.Unlock()
+				return p.start(ctx)
+			}
+			if p.back == nil {
+				p.back = make(chan struct{})
+			}
+			back := p.back
 			p.mu.Unlock()
-			return p.start(ctx)
+			t := time.NewTimer(wait)
+			select {
+			case <-back:
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return nil, query.Stopped(ctx)
+			}
+			t.Stop()
+			continue
 		}
 		w := p.idle[n-1]
 		p.idle = p.idle[:n-1]
@@ -329,7 +366,42 @@ func (p *Pool) put(w *proc) {
 		w.kill()
 		return
 	}
+	w.idleSince = time.Now()
 	p.idle = append(p.idle, w)
+	if p.back != nil { // wake the calls waiting for a worker
+		close(p.back)
+		p.back = nil
+	}
+	if p.cfg.Idle > 0 && p.live > p.cfg.Size && !p.sweep {
+		p.sweep = true
+		time.AfterFunc(p.cfg.Idle, p.retireIdle)
+	}
+}
+
+// retireIdle ends the workers beyond Size that have been idle for cfg.Idle, the longest idle first
+// (the front of the idle list: calls take from its end), and looks again later while more than Size
+// are left.
+func (p *Pool) retireIdle() {
+	p.mu.Lock()
+	var old []*proc
+	for len(p.idle) > 0 && p.live-len(old) > p.cfg.Size && time.Since(p.idle[0].idleSince) >= p.cfg.Idle {
+		old = append(old, p.idle[0])
+		p.idle = p.idle[1:]
+	}
+	p.sweep = !p.closed && p.live-len(old) > p.cfg.Size
+	if p.sweep {
+		// Look again when the longest idle is due, or after Idle if none is idle.
+		next := p.cfg.Idle
+		if len(p.idle) > 0 {
+			next = max(time.Until(p.idle[0].idleSince.Add(p.cfg.Idle)), p.cfg.Idle/10)
+		}
+		time.AfterFunc(next, p.retireIdle)
+	}
+	p.mu.Unlock()
+	for _, w := range old {
+		w.kill()
+		go p.reap(w, "retired")
+	}
 }
 
 // reap waits for a worker that is gone or going, logs why, and starts a replacement if fewer than
@@ -403,6 +475,8 @@ type proc struct {
 	stderr  *tail
 	seq     uint64
 	once    sync.Once
+	// idleSince is when it was last given back to the idle list.
+	idleSince time.Time
 }
 
 func spawn(cmd *exec.Cmd, onExit func(*proc)) (*proc, error) {

@@ -308,6 +308,79 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 	}
 }
 
+// Once Size are busy, a call waits SpawnAfter for one to come back before it starts another: a
+// worker given back in time serves it; one that stays busy (stuck) does not hold it up for longer.
+func TestPoolSpawnsAfterWait(t *testing.T) {
+	p, _ := newTestPool(t, 1, 3, 10)
+	p.cfg.SpawnAfter = 300 * time.Millisecond
+	warm := pidOf(t, p)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	slow := make(chan error, 1)
+	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
+	for len(p.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	other := pidOf(t, p)
+	if waited := time.Since(start); waited < p.cfg.SpawnAfter {
+		t.Errorf("a second worker started after %v, before SpawnAfter", waited)
+	}
+	if other == warm {
+		t.Errorf("the call was served by the busy worker")
+	}
+	cancel()
+	<-slow
+
+	// Both idle now: calls are served at once, and no third worker is started.
+	for range 3 {
+		pidOf(t, p)
+	}
+	p.mu.Lock()
+	live := p.live
+	p.mu.Unlock()
+	if live != 2 {
+		t.Errorf("%d workers, want 2", live)
+	}
+}
+
+// The workers a burst started beyond Size are retired once idle for cfg.Idle; Size stay warm.
+func TestPoolRetiresIdleExtras(t *testing.T) {
+	p, log := newTestPool(t, 1, 3, 10)
+	p.cfg.Idle = 200 * time.Millisecond
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			p.Query(ctx, schema.Stores, "slow")
+		}()
+	}
+	wg.Wait()
+	live := func() (live, idle int) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.live, len(p.idle)
+	}
+	if n, _ := live(); n != 3 {
+		t.Fatalf("after three slow calls at once, %d workers, want 3", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for n, idle := live(); n != 1 || idle != 1; n, idle = live() {
+		if time.Now().After(deadline) {
+			t.Fatalf("idle extras not retired: %d workers, %d idle", n, idle)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !log.has("retired") {
+		t.Error("no retired event logged")
+	}
+	pidOf(t, p) // the warm worker still answers
+}
+
 // A worker whose supervisor went away (its stdin ends) exits, even in the middle of a stuck query.
 func TestWorkerExitsWithItsSupervisor(t *testing.T) {
 	exe, err := os.Executable()

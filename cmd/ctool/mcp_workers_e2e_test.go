@@ -65,8 +65,8 @@ func testEngineCasesStdio(t *testing.T) {
 	p := startMCP(t, nil, "--db", db, "--timeout", "5s")
 	p.initialize(t)
 	server := p.cmd.Process.Pid
-	if n := len(childProcs(t, server)); n != 4 {
-		t.Errorf("%d workers after the start, want 4 warm", n)
+	if n := len(childProcs(t, server)); n != mcpWorkers {
+		t.Errorf("%d workers after the start, want %d warm", n, mcpWorkers)
 	}
 
 	for i, wave := range engineWaves() {
@@ -95,10 +95,10 @@ func testEngineCasesStdio(t *testing.T) {
 	// most, and the warm ones back.
 	waitFor(t, "workers replaced, no zombies", func() bool {
 		kids := childProcs(t, server)
-		return len(kids) >= 4 && len(kids) <= 12 && !slices.Contains(kids, "Z")
+		return len(kids) >= mcpWorkers && len(kids) <= mcpMaxWorkers && !slices.Contains(kids, "Z")
 	})
 	for _, l := range p.stderr.lines(t) {
-		if w, ok := l["worker"]; ok && w != "crashed" && w != "killed" && w != "out_of_memory" && w != "engine_failed" {
+		if w, ok := l["worker"]; ok && w != "crashed" && w != "killed" && w != "out_of_memory" && w != "engine_failed" && w != "retired" {
 			t.Errorf("worker event %v", l)
 		}
 	}

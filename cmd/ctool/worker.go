@@ -24,13 +24,18 @@ import (
 // worker protocol on stdin and stdout. Only ctool itself starts it.
 const workerCommand = "query-worker"
 
-// Pool sizes of `ctool mcp`: four warm workers (the four connections a build served before), up to
-// twelve at once, so that eight stuck queries still leave four for everyone else until their
-// deadline and grace end them; a longer wait than the queue allows is answered busy at once.
+// Pool sizes of `ctool mcp`: two warm workers, one per core of a small server (each holds about 8 MB
+// of its own beside the binary's pages it shares; bench/results/peer.md), up to twelve at once, so
+// that eight stuck queries still leave four for everyone else until their deadline and grace end
+// them. Past the warm two, a call first waits mcpSpawnAfter for a busy worker to come back (a burst
+// on two cores gains nothing from more processes; bench/results/peer.md), and the extras a burst did
+// start are retired after mcpIdle idle. A longer wait than the queue allows is answered busy at once.
 const (
-	mcpWorkers    = 4
+	mcpWorkers    = 2
 	mcpMaxWorkers = 12
 	mcpQueue      = 256
+	mcpIdle       = 15 * time.Second
+	mcpSpawnAfter = 100 * time.Millisecond
 	// workerGrace is how long past its deadline a worker may take to stop its query before it is
 	// killed; shorter than the engine's own grace, so a worker whose DuckDB did not stop is never
 	// reused.
@@ -123,6 +128,9 @@ func newPool(path string, size, max, queue, threads int, log io.Writer, metrics 
 				"--warm=" + strconv.FormatBool(size > 0)}}
 		},
 		Size: size, Max: max, Queue: queue, Grace: workerGrace,
+	}
+	if size > 0 { // a kept pool; a one-call pool's worker ends with its process
+		cfg.Idle, cfg.SpawnAfter = mcpIdle, mcpSpawnAfter
 	}
 	if log != nil {
 		cfg.Log = func(ev worker.Event) {

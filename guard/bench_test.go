@@ -1,0 +1,93 @@
+package guard
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/azabudai/ctool/guard/guardtest"
+	"github.com/azabudai/ctool/schema"
+)
+
+// benchQueries are the queries of bench/peer, one literal varying per call as there.
+var benchQueries = []struct{ name, sql string }{
+	{"stores", "SELECT store_name FROM stores WHERE category = 'cafe' AND store_id <> 'X-%d'"},
+	{"events", "SELECT event_name, start_date, venue FROM events_typed WHERE is_free AND event_name <> 'X-%d' ORDER BY start_date"},
+	{"products", "SELECT product_name, product_description FROM products WHERE product_description LIKE '%%1,000円%%' AND product_name <> 'X-%d'"},
+}
+
+// BenchmarkCheck splits the guard's cost on one warm connection: DuckDB's json_serialize_sql alone,
+// the Go decoding of its output, the walk of the AST, and the whole check.
+//
+//	go test ./guard -run '^$' -bench Check -count 6 | benchstat -
+func BenchmarkCheck(b *testing.B) {
+	ctx := context.Background()
+	conn := guardtest.OpenStandIn(b)
+	p := ForDataset(schema.Stores)
+	for _, q := range benchQueries {
+		text := fmt.Sprintf(q.sql, 1)
+		b.Run(q.name+"/serialize", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			n := 0
+			for b.Loop() {
+				n++
+				if _, err := serialize(ctx, conn, fmt.Sprintf(q.sql, n)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		out, err := serialize(ctx, conn, text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q.name+"/decode", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				if _, err := decodeSerialized(text, out.String); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		stmt, err := decodeSerialized(text, out.String)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q.name+"/walk", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				if rej := walkStatement(stmt, p); rej != nil {
+					b.Fatal(rej)
+				}
+			}
+		})
+		b.Run(q.name+"/check", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			n := 0
+			for b.Loop() {
+				n++
+				if _, err := Check(ctx, conn, fmt.Sprintf(q.sql, n), p, schema.RowCap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// cpuPerOp reports the process's CPU time (user and system, every thread) per op as cpu-ns/op: on a
+// machine shared with other work, what a call costs stays readable when its wall time does not.
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

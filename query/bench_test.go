@@ -1,0 +1,152 @@
+package query_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/query/querytest"
+	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
+)
+
+// BenchmarkCallCost splits one warm call of the engine into its parts, on the sample build, for the
+// queries of bench/peer (a literal varies per call, as there), with DuckDB on one thread as in a query
+// worker of ctool mcp:
+//
+//   - sql: the SQL alone on a warm connection, no guard, no row cap (the floor);
+//
+//   - wrapped: the statement the engine runs, SELECT * FROM query(?) LIMIT 11;
+//
+//   - check: guard.Check (json_serialize_sql, decoding, the walk);
+//
+//   - engine: Engine.Query, all of the above and the conversion of the rows;
+//
+//   - wire: a worker's encoding of the result and the server's decoding;
+//
+//   - document: the answer's JSON text, as the MCP server writes it.
+//
+//     go test ./query -run '^$' -bench CallCost -count 6 | benchstat -
+func BenchmarkCallCost(b *testing.B) {
+	ctx := context.Background()
+	// One DuckDB thread, as in ctool mcp's query workers.
+	defer func(n int) { database.Threads = n }(database.Threads)
+	database.Threads = 1
+	live := database.NewLive(ingesttest.Build(b, ingesttest.SampleInput(b)))
+	defer live.Close()
+	engine := query.NewEngine(live)
+	build, release, err := live.Acquire(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	conn, err := build.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	queries := []struct {
+		name string
+		d    *schema.Dataset
+		sql  string
+	}{
+		{"stores", schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_id <> 'X-%d'"},
+		{"events", schema.Events, "SELECT event_name, start_date, venue FROM events_typed WHERE is_free AND event_name <> 'X-%d' ORDER BY start_date"},
+		{"products", schema.Products, "SELECT product_name, product_description FROM products WHERE product_description LIKE '%%1,000円%%' AND product_name <> 'X-%d'"},
+	}
+	for _, q := range queries {
+		n := 0
+		next := func() string { n++; return fmt.Sprintf(q.sql, n) }
+		b.Run(q.name+"/sql", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				rows, err := conn.QueryContext(ctx, next())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := querytest.Rows(rows); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.name+"/wrapped", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				rows, err := conn.QueryContext(ctx, "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11", next())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := querytest.Rows(rows); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		policy := guard.ForDataset(q.d)
+		b.Run(q.name+"/check", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				if _, err := guard.Check(ctx, conn, next(), policy, schema.RowCap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.name+"/engine", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				if _, err := engine.Query(ctx, q.d, next()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		res, err := engine.Query(ctx, q.d, next())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q.name+"/wire", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for b.Loop() {
+				enc, err := query.EncodeResult(res)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := query.DecodeResult(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.name+"/document", func(b *testing.B) {
+			defer cpuPerOp(b)()
+			var buf bytes.Buffer
+			for b.Loop() {
+				buf.Reset()
+				if err := textout.JSON(&buf, query.Document(res)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// cpuPerOp reports the process's CPU time (user and system, every thread) per op as cpu-ns/op: on a
+// machine shared with other work, what a call costs stays readable when its wall time does not.
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
