@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/textout"
 )
 
 // An empty answer whose conditions each match rows alone is the most puzzling kind: the hint names the
@@ -99,7 +100,7 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 			var each []string
 			var dates []string
 			for _, k := range set {
-				each = append(each, fmt.Sprintf("%s matches %d %s", r.text(parts[k]), counts[k], plural(int(counts[k]), "row", "rows")))
+				each = append(each, fmt.Sprintf("%s matches %d %s", r.text(parts[k]), counts[k], textout.Plural(int(counts[k]), "row", "rows")))
 				if h := dateHint(ctx, conn, parts[k], scope); h != "" {
 					dates = append(dates, h)
 				}

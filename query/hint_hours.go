@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/azabudai/ctool/textout"
 )
 
 // Stores whose hours could not be extracted have no store_hours rows: to a query over store_hours they
@@ -23,12 +25,5 @@ func unknownHoursNote(ctx context.Context, conn *sql.Conn, sqlText string) strin
 		return "" // none, or a build from before hours_known
 	}
 	return fmt.Sprintf("%d %s unknown hours (stores_typed.hours_known = false): no store_hours rows and is_open is false for them, which does not mean closed",
-		n, plural(n, "store has", "stores have"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		n, textout.Plural(n, "store has", "stores have"))
 }
