@@ -5,8 +5,7 @@
 #
 # 1. runs the conformance suite's server scenarios that apply to ctool against `ctool mcp --http
 #    127.0.0.1:0`, under both protocol revisions it serves: 2025-11-25 (initialize handshake) and
-#    2026-07-28 (stateless, Mcp-Method/Mcp-Name headers, cache hints); the resource scenarios run once
-#    the server declares resources;
+#    2026-07-28 (stateless, Mcp-Method/Mcp-Name headers, cache hints), the schema resources included;
 # 2. lists the tools and calls each of them, and a refused query, with the inspector's CLI over stdio.
 #
 # Scenarios that do not apply to ctool, and why (`conformance list --server` lists them all):
@@ -40,9 +39,8 @@ SCENARIOS=(
 	2025-11-25:server-initialize 2025-11-25:ping 2025-11-25:tools-list 2025-11-25:dns-rebinding-protection
 	2026-07-28:server-stateless 2026-07-28:tools-list 2026-07-28:caching 2026-07-28:http-header-validation
 	2026-07-28:dns-rebinding-protection
+	2025-11-25:resources-list 2026-07-28:resources-list 2026-07-28:sep-2164-resource-not-found
 )
-# Run only when the server declares the resources capability.
-RESOURCE_SCENARIOS=(2025-11-25:resources-list 2026-07-28:resources-list 2026-07-28:sep-2164-resource-not-found)
 BASELINE=$ROOT/conformance/expected-failures.yml
 CACHE=${CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctool-conformance}
 OUT=${OUT:-bench/out/conformance}
@@ -96,16 +94,6 @@ done
 say "ctool mcp serves $url"
 
 # --- 1. the conformance suite's scenarios over streamable HTTP ---------------------------------
-# Does the server declare resources? (initialize, as a 2025-11-25 client)
-if node -e '
-	fetch(process.argv[1], {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
-		body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "initialize", params: {protocolVersion: "2025-11-25", capabilities: {}, clientInfo: {name: "run.sh", version: "0"}}})})
-	.then(r => r.json()).then(j => process.exit(j.result.capabilities.resources ? 0 : 1), () => process.exit(2))' "$url"; then
-	say "the server declares resources: running ${RESOURCE_SCENARIOS[*]}"
-	SCENARIOS+=("${RESOURCE_SCENARIOS[@]}")
-else
-	say "the server declares no resources: skipping ${RESOURCE_SCENARIOS[*]}"
-fi
 for entry in "${SCENARIOS[@]}"; do
 	revision=${entry%%:*} scenario=${entry#*:}
 	say "conformance server --spec-version $revision --scenario $scenario"
