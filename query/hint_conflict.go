@@ -23,36 +23,31 @@ const maxParts = 8
 // conjunctHints explains an empty result by its WHERE clause's AND parts; probed says whether the
 // per-condition probes already explained it.
 func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, probed bool) []string {
-	node, _ := stmt["node"].(map[string]any)
-	if node == nil || node["type"] != "SELECT_NODE" {
-		return nil
-	}
-	where, _ := node["where_clause"].(map[string]any)
-	if where == nil {
+	sel, ok := guard.TopSelect(stmt)
+	where := sel.Where()
+	if !ok || !where.Valid() {
 		return nil
 	}
 	var parts []any
-	var flatten func(v any)
-	flatten = func(v any) {
-		m, _ := v.(map[string]any)
-		if m != nil && m["type"] == "CONJUNCTION_AND" {
-			children, _ := m["children"].([]any)
-			for _, c := range children {
+	var flatten func(e guard.Expr)
+	flatten = func(e guard.Expr) {
+		if e.Op() == guard.OpAnd {
+			for _, c := range e.Args() {
 				flatten(c)
 			}
 			return
 		}
-		parts = append(parts, v)
+		parts = append(parts, e.Node())
 	}
 	flatten(where)
 	if len(parts) > maxParts {
 		return nil
 	}
-	r := &partRunner{ctx: ctx, conn: conn, node: node, where: where}
+	r := &partRunner{ctx: ctx, conn: conn, node: sel.Node(), where: where.Node()}
 	if !r.init() {
 		return nil
 	}
-	scope := fromScope(node["from_table"], ctesOf(node))
+	scope := scopeOf(sel, sel.CTEs())
 	counts := make([]int64, len(parts))
 	var hints []string
 	zero := false
@@ -212,28 +207,13 @@ func (r *partRunner) and(parts []any) any {
 		return parts[0]
 	}
 	node := map[string]any{"class": "CONJUNCTION", "type": "CONJUNCTION_AND", "alias": "", "query_location": r.where["query_location"]}
-	if r.where["type"] == "CONJUNCTION_AND" {
+	if guard.ExprOf(r.where).Op() == guard.OpAnd {
 		for k, v := range r.where {
 			node[k] = v
 		}
 	}
 	node["children"] = parts
 	return node
-}
-
-// ctesOf names the CTEs of a SELECT, which shadow relations of the same name.
-func ctesOf(node map[string]any) map[string]bool {
-	ctes := map[string]bool{}
-	m, _ := node["cte_map"].(map[string]any)
-	entries, _ := m["map"].([]any)
-	for _, e := range entries {
-		if em, ok := e.(map[string]any); ok {
-			if k, ok := em["key"].(string); ok {
-				ctes[strings.ToLower(k)] = true
-			}
-		}
-	}
-	return ctes
 }
 
 // combinations lists the k-element subsets of 0..n-1 in order.
@@ -255,22 +235,10 @@ func combinations(n, k int) [][]int {
 
 // readsColumn reports whether an expression reads a column.
 func readsColumn(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if x["type"] == "COLUMN_REF" {
-			return true
-		}
-		for _, c := range x {
-			if readsColumn(c) {
-				return true
-			}
-		}
-	case []any:
-		for _, c := range x {
-			if readsColumn(c) {
-				return true
-			}
-		}
-	}
-	return false
+	reads := false
+	guard.ExprOf(v).Walk(func(e guard.Expr) bool {
+		reads = e.Op() == guard.OpColumn
+		return !reads
+	})
+	return reads
 }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -25,47 +26,31 @@ func dateHint(ctx context.Context, conn *sql.Conn, part any, scope []scopeEntry)
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if fn, _ := x["function_name"].(string); x["type"] == "FUNCTION" && clockFunctions[strings.ToLower(fn)] {
-				clock = true
-			}
-			if x["type"] == "COLUMN_REF" {
-				if c, ok := resolve(x, scope); ok {
-					key := c.relation + "." + c.name
-					expr := dateExpr(c)
-					if expr != "" {
-						dates = true
-					} else if numeric[c.typ] {
-						expr = quoteIdent(c.name) // a number's range says as much as a date's
-					}
-					if expr != "" && !seen[key] && len(ranges) < 4 {
-						seen[key] = true
-						var lo, hi sql.NullString
-						q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), quoteIdent(c.relation))
-						if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
-							ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
-						}
+	guard.ExprOf(part).Walk(func(x guard.Expr) bool {
+		if clockFunctions[strings.ToLower(x.Function())] {
+			clock = true
+		}
+		if x.Op() == guard.OpColumn {
+			if c, ok := resolve(x, scope); ok {
+				key := c.relation + "." + c.name
+				expr := dateExpr(c)
+				if expr != "" {
+					dates = true
+				} else if numeric[c.typ] {
+					expr = database.QuoteIdent(c.name) // a number's range says as much as a date's
+				}
+				if expr != "" && !seen[key] && len(ranges) < 4 {
+					seen[key] = true
+					var lo, hi sql.NullString
+					q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), database.QuoteIdent(c.relation))
+					if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
+						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
 					}
 				}
 			}
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys) // the same hint every time: BETWEEN's lower bound before its upper
-			for _, k := range keys {
-				walk(x[k])
-			}
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
 		}
-	}
-	walk(part)
+		return true
+	})
 	if len(ranges) == 0 && !clock {
 		return ""
 	}
@@ -84,7 +69,7 @@ var numeric = map[string]bool{"INTEGER": true, "BIGINT": true, "DOUBLE": true, "
 
 // dateExpr is the column as a DATE, for its smallest value; "" when it holds no dates.
 func dateExpr(c probeColumn) string {
-	col := quoteIdent(c.name)
+	col := database.QuoteIdent(c.name)
 	switch c.typ {
 	case "DATE":
 		return col
@@ -108,7 +93,7 @@ func dateExpr(c probeColumn) string {
 func dateExprMax(c probeColumn, expr string) string {
 	if c.typ == "" && c.dataset != nil {
 		if raw, _ := c.dataset.Column(c.name); raw.Kind == schema.DateRange {
-			col := quoteIdent(c.name)
+			col := database.QuoteIdent(c.name)
 			return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
 		}
 	}
