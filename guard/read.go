@@ -1,8 +1,9 @@
 package guard
 
-// Reading a parsed query for the hints of an empty result. The reader uses only the node kinds and
-// fields the walk's specs name (TestReaderReadsWhatTheWalkKnows holds it to them), so an AST that a
-// DuckDB release changes fails the guard's tests instead of silencing the hints.
+// Reading a parsed query for the hints of an empty result (parts.go builds counts on it). The reader
+// uses only the node kinds and fields the walk's specs name (TestReaderReadsWhatTheWalkKnows holds it
+// to them), so an AST that a DuckDB release changes fails the guard's tests instead of silencing the
+// hints.
 
 import (
 	"sort"
@@ -37,8 +38,8 @@ var readOps = map[string]Op{
 // Expr is one expression of a parsed query; the zero Expr is none.
 type Expr struct{ o astObj }
 
-// ExprOf reads v as an expression; anything but an AST object gives the zero Expr.
-func ExprOf(v any) Expr {
+// exprOf reads v as an expression; anything but an AST object gives the zero Expr.
+func exprOf(v any) Expr {
 	o, _ := v.(astObj)
 	return Expr{o}
 }
@@ -57,12 +58,12 @@ func (e Expr) Op() Op {
 // Args are the operands: the children of AND, OR, IN and a call, the two sides of =.
 func (e Expr) Args() []Expr {
 	if e.Op() == OpEqual {
-		return []Expr{ExprOf(e.o["left"]), ExprOf(e.o["right"])}
+		return []Expr{exprOf(e.o["left"]), exprOf(e.o["right"])}
 	}
 	children, _ := e.o["children"].([]any)
 	out := make([]Expr, len(children))
 	for i, c := range children {
-		out[i] = ExprOf(c)
+		out[i] = exprOf(c)
 	}
 	return out
 }
@@ -103,9 +104,6 @@ func (e Expr) Text() (string, bool) {
 	return s, true
 }
 
-// Node is the expression's AST object, for a hint that builds a query from parts of this one.
-func (e Expr) Node() map[string]any { return e.o }
-
 // Walk calls f on e and every expression under it, depth first, fields in name order (so a
 // BETWEEN's lower bound comes before its upper), until f returns false.
 func (e Expr) Walk(f func(Expr) bool) {
@@ -144,7 +142,7 @@ type Table struct {
 type Select struct{ o astObj }
 
 // Where is the SELECT's WHERE clause (the zero Expr when it has none).
-func (s Select) Where() Expr { return ExprOf(s.o["where_clause"]) }
+func (s Select) Where() Expr { return exprOf(s.o["where_clause"]) }
 
 // Tables lists the tables its FROM clause names, through joins (never inside subqueries).
 func (s Select) Tables() []Table {
@@ -173,9 +171,6 @@ func (s Select) CTEs() map[string]bool {
 	addCTEs(s.o, ctes)
 	return ctes
 }
-
-// Node is the SELECT's AST object, for a hint that builds a query from this one.
-func (s Select) Node() map[string]any { return s.o }
 
 // TopSelect is the statement's query when it is a plain SELECT (not a set operation).
 func TopSelect(stmt map[string]any) (Select, bool) {

@@ -128,3 +128,36 @@ func describe(e Expr) string {
 	}
 	return "?"
 }
+
+func TestCounterBuildsFromParts(t *testing.T) {
+	conn := guardtest.OpenStandIn(t)
+	stmt, err := Parse(context.Background(), conn, "WITH w AS (SELECT 1) SELECT name FROM stores WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := TopSelect(stmt)
+	parts := s.AndParts()
+	if len(parts) != 3 {
+		t.Fatalf("%d AND parts, want 3", len(parts))
+	}
+	c, ok := NewCounter(context.Background(), conn, s)
+	if !ok {
+		t.Fatal("no counter")
+	}
+	var got []string
+	for _, p := range parts {
+		text, ok := c.Condition(p)
+		got = append(got, fmt.Sprintf("%s %v", text, ok))
+	}
+	count, ok := c.Count([]Expr{parts[0], parts[2]})
+	got = append(got, fmt.Sprintf("%s %v", count, ok))
+	want := []string{
+		"category = 'cafe' true",
+		"(\"name\" ~~ 'A%') OR (\"name\" = 'B') true",
+		"n > 1 true",
+		"WITH w AS (SELECT 1)SELECT count_star() FROM stores WHERE ((category = 'cafe') AND (n > 1)) true",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

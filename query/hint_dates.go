@@ -22,11 +22,11 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *sql.Conn, part any, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
-	guard.ExprOf(part).Walk(func(x guard.Expr) bool {
+	part.Walk(func(x guard.Expr) bool {
 		if clockFunctions[strings.ToLower(x.Function())] {
 			clock = true
 		}
