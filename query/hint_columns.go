@@ -17,10 +17,11 @@ type probeColumn struct {
 	json     bool // JSON text: the hint shows an example rather than close values
 	list     bool // VARCHAR[]
 	relation string
-	typed    string // the dataset's first typed view, for JSON columns
-	wrap     string // lower, upper or trim around the column, as the query wrote it
-	label    bool   // a label column (schema: Label): its words may be found in the text columns instead
-	typ      string // the view column's SQL type (DATE, TIMESTAMP, ...); "" for the table's text
+	typed    string      // the dataset's first typed view, for JSON columns
+	wrap     string      // lower, upper or trim around the column, as the query wrote it
+	label    bool        // a label column (schema: Label): its words may be found in the text columns instead
+	typ      string      // the view column's SQL type (DATE, TIMESTAMP, ...); "" for the table's text
+	kind     schema.Kind // the table's text: how its cells were checked (a date range, a timestamp ...)
 	dataset  *schema.Dataset
 }
 
@@ -62,7 +63,7 @@ func publicColumns() map[string]map[string]probeColumn {
 				if c.View != nil {
 					pc.list, pc.typ = c.List(), c.Type
 				} else {
-					pc.json, pc.typed = c.Base.Kind == schema.JSON, firstTyped(r.Dataset)
+					pc.kind, pc.json, pc.typed = c.Base.Kind, c.Base.Kind == schema.JSON, firstTyped(r.Dataset)
 				}
 				cols[strings.ToLower(c.Name)] = pc
 			}

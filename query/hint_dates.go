@@ -76,11 +76,7 @@ func dateExpr(c probeColumn) string {
 	case "TIMESTAMP", "TIMESTAMPTZ":
 		return "CAST(" + col + " AS DATE)"
 	}
-	if c.typ != "" || c.dataset == nil {
-		return ""
-	}
-	raw, _ := c.dataset.Column(c.name)
-	switch raw.Kind {
+	switch c.kind {
 	case schema.DateRange:
 		return "TRY_CAST(split_part(" + col + ", '/', 1) AS DATE)"
 	case schema.Timestamp:
@@ -91,11 +87,9 @@ func dateExpr(c probeColumn) string {
 
 // dateExprMax is the column as a DATE for its largest value: a range's end.
 func dateExprMax(c probeColumn, expr string) string {
-	if c.typ == "" && c.dataset != nil {
-		if raw, _ := c.dataset.Column(c.name); raw.Kind == schema.DateRange {
-			col := database.QuoteIdent(c.name)
-			return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
-		}
+	if c.kind == schema.DateRange {
+		col := database.QuoteIdent(c.name)
+		return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
 	}
 	return expr
 }
