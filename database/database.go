@@ -202,12 +202,14 @@ type Build struct {
 	profiles *File
 }
 
-// publicTables counts the tables of schema.Public() in a main file; a DuckDB file without all of them
+// publicTables counts the public tables (schema.Relations) in a main file; a DuckDB file without all of them
 // is not a ctool database.
 func publicTables() (query string, want int) {
 	var names []string
-	for _, d := range schema.Public() {
-		names = append(names, "'"+d.Table+"'")
+	for _, r := range schema.Relations() {
+		if r.Kind == schema.TableRelation {
+			names = append(names, "'"+r.Name+"'")
+		}
 	}
 	return `SELECT count(*) FROM duckdb_tables() WHERE database_name = '` + attachedAs +
 		`' AND schema_name = 'main' AND table_name IN (` + strings.Join(names, ", ") + `)`, len(names)

@@ -36,10 +36,8 @@ func ForDataset(d *schema.Dataset) Policy {
 	for _, m := range schema.Macros() {
 		p.Macros[m] = true
 	}
-	for _, pub := range schema.Public() {
-		for _, name := range pub.Relations() {
-			p.Relations[strings.ToLower(name)] = true
-		}
+	for _, r := range schema.Relations() {
+		p.Relations[strings.ToLower(r.Name)] = true
 	}
 	if d != nil {
 		for _, c := range d.Columns {

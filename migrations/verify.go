@@ -20,18 +20,14 @@ func VerifyMain(ctx context.Context, db *sql.DB) error {
 	}
 	var problems []string
 	compare := func(relation string, want []column) []string { return compareColumns(relation, have[relation], want) }
-	for _, d := range schema.Public() {
-		base := make([]column, len(d.Columns))
-		for i, c := range d.Columns {
-			base[i] = column{name: c.Name, typ: c.SQLType(false)}
+	for _, r := range schema.Relations() {
+		want := make([]column, len(r.Columns))
+		for i, c := range r.Columns {
+			want[i] = column{name: c.Name, typ: c.Type}
 		}
-		problems = append(problems, compare(d.Table, base)...)
-		problems = append(problems, compareNotNull(d.Table, have[d.Table], requiredColumns(d))...)
-		for _, alias := range d.Aliases {
-			problems = append(problems, compare(alias, base)...)
-		}
-		for _, v := range d.Views {
-			problems = append(problems, compare(v.Name, viewColumns(d, v))...)
+		problems = append(problems, compare(r.Name, want)...)
+		if r.Kind == schema.TableRelation {
+			problems = append(problems, compareNotNull(r.Name, have[r.Name], requiredColumns(r.Dataset))...)
 		}
 	}
 	macros, err := macrosOf(ctx, db)
@@ -116,32 +112,6 @@ func compareNotNull(relation string, got []column, want []string) []string {
 		return []string{fmt.Sprintf("%s has NOT NULL columns %v, schema/ requires %v", relation, have, want)}
 	}
 	return nil
-}
-
-// viewColumns is what a view must carry: for an extending view, the base table's columns (retyped where
-// the view says so) followed by the added ones.
-func viewColumns(d *schema.Dataset, v schema.View) []column {
-	var out []column
-	declared := map[string]schema.ViewColumn{}
-	for _, c := range v.Columns {
-		declared[c.Name] = c
-	}
-	if v.Extends != "" {
-		for _, c := range d.Columns {
-			if vc, ok := declared[c.Name]; ok {
-				out = append(out, column{name: c.Name, typ: vc.Type})
-				delete(declared, c.Name)
-				continue
-			}
-			out = append(out, column{name: c.Name, typ: c.SQLType(false)})
-		}
-	}
-	for _, c := range v.Columns {
-		if _, ok := declared[c.Name]; ok {
-			out = append(out, column{name: c.Name, typ: c.Type})
-		}
-	}
-	return out
 }
 
 // columnsOf reads every relation's columns of the main schema in one query.

@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,36 +22,17 @@ const maxParts = 8
 // conjunctHints explains an empty result by its WHERE clause's AND parts; probed says whether the
 // per-condition probes already explained it.
 func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, probed bool) []string {
-	node, _ := stmt["node"].(map[string]any)
-	if node == nil || node["type"] != "SELECT_NODE" {
+	sel, ok := guard.TopSelect(stmt)
+	parts := sel.AndParts()
+	if !ok || len(parts) == 0 || len(parts) > maxParts {
 		return nil
 	}
-	where, _ := node["where_clause"].(map[string]any)
-	if where == nil {
+	counter, ok := guard.NewCounter(ctx, conn, sel)
+	if !ok {
 		return nil
 	}
-	var parts []any
-	var flatten func(v any)
-	flatten = func(v any) {
-		m, _ := v.(map[string]any)
-		if m != nil && m["type"] == "CONJUNCTION_AND" {
-			children, _ := m["children"].([]any)
-			for _, c := range children {
-				flatten(c)
-			}
-			return
-		}
-		parts = append(parts, v)
-	}
-	flatten(where)
-	if len(parts) > maxParts {
-		return nil
-	}
-	r := &partRunner{ctx: ctx, conn: conn, node: node, where: where}
-	if !r.init() {
-		return nil
-	}
-	scope := fromScope(node["from_table"], ctesOf(node))
+	r := &partRunner{ctx: ctx, conn: conn, counter: counter}
+	scope := scopeOf(sel, sel.CTEs())
 	counts := make([]int64, len(parts))
 	var hints []string
 	zero := false
@@ -86,11 +66,11 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 			break
 		}
 		for _, set := range combinations(len(parts), size) {
-			sub := make([]any, len(set))
+			sub := make([]guard.Expr, len(set))
 			for i, k := range set {
 				sub[i] = parts[k]
 			}
-			n, ok := r.count(r.and(sub))
+			n, ok := r.count(sub...)
 			if !ok {
 				return hints
 			}
@@ -115,52 +95,16 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 	return hints
 }
 
-// partRunner counts the rows of the query's FROM that match a WHERE of the caller's choosing.
+// partRunner counts the rows of the query's FROM that match some of its parts.
 type partRunner struct {
-	ctx      context.Context
-	conn     *sql.Conn
-	node     map[string]any // the query's SELECT
-	where    map[string]any // its WHERE clause, whose shape an AND of some parts copies
-	template map[string]any // SELECT count(*), parsed
+	ctx     context.Context
+	conn    *sql.Conn
+	counter *guard.Counter
 }
 
-func (r *partRunner) init() bool {
-	t, err := guard.Parse(r.ctx, r.conn, "SELECT count(*)")
-	if _, ok := t["node"].(map[string]any); err != nil || !ok {
-		return false
-	}
-	r.template = t
-	return true
-}
-
-// statement is the template with the given FROM and WHERE, as SQL text.
-func (r *partRunner) statement(from, where any, cte any) (string, bool) {
-	node := map[string]any{}
-	for k, v := range r.template["node"].(map[string]any) {
-		node[k] = v
-	}
-	if from != nil {
-		node["from_table"] = from
-	}
-	if cte != nil {
-		node["cte_map"] = cte
-	}
-	node["where_clause"] = where
-	stmt := map[string]any{"named_param_map": []any{}, "node": node}
-	b, err := json.Marshal(map[string]any{"error": false, "statements": []any{stmt}})
-	if err != nil {
-		return "", false
-	}
-	var text string
-	if err := r.conn.QueryRowContext(r.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(b)).Scan(&text); err != nil {
-		return "", false
-	}
-	return text, true
-}
-
-// count is how many rows of the query's FROM match where.
-func (r *partRunner) count(where any) (int64, bool) {
-	text, ok := r.statement(r.node["from_table"], where, r.node["cte_map"])
+// count is how many rows of the query's FROM match all the parts.
+func (r *partRunner) count(parts ...guard.Expr) (int64, bool) {
+	text, ok := r.counter.Count(parts)
 	if !ok {
 		return 0, false
 	}
@@ -172,15 +116,10 @@ func (r *partRunner) count(where any) (int64, bool) {
 }
 
 // text is a part as SQL, for the hint.
-func (r *partRunner) text(part any) string {
-	text, ok := r.statement(nil, part, nil)
-	const prefix = "SELECT count_star() WHERE "
-	if !ok || !strings.HasPrefix(text, prefix) {
+func (r *partRunner) text(part guard.Expr) string {
+	text, ok := r.counter.Condition(part)
+	if !ok {
 		return "a condition"
-	}
-	text = strings.TrimSpace(strings.TrimPrefix(text, prefix))
-	if strings.HasPrefix(text, "(") && strings.HasSuffix(text, ")") && balanced(text[1:len(text)-1]) {
-		text = text[1 : len(text)-1]
 	}
 	return clipText(operators.Replace(text), 160)
 }
@@ -188,53 +127,6 @@ func (r *partRunner) text(part any) string {
 // operators are DuckDB's internal names of LIKE and its kin, as the deserialized SQL spells them.
 var operators = strings.NewReplacer(" !~~* ", " NOT ILIKE ", " !~~~ ", " NOT GLOB ", " !~~ ", " NOT LIKE ",
 	" ~~* ", " ILIKE ", " ~~~ ", " GLOB ", " ~~ ", " LIKE ")
-
-// balanced reports whether s's parentheses pair up, so the ones around it can go.
-func balanced(s string) bool {
-	depth := 0
-	for _, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth < 0 {
-				return false
-			}
-		}
-	}
-	return depth == 0
-}
-
-// and is the AND of parts, in the shape of the query's own WHERE.
-func (r *partRunner) and(parts []any) any {
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	node := map[string]any{"class": "CONJUNCTION", "type": "CONJUNCTION_AND", "alias": "", "query_location": r.where["query_location"]}
-	if r.where["type"] == "CONJUNCTION_AND" {
-		for k, v := range r.where {
-			node[k] = v
-		}
-	}
-	node["children"] = parts
-	return node
-}
-
-// ctesOf names the CTEs of a SELECT, which shadow relations of the same name.
-func ctesOf(node map[string]any) map[string]bool {
-	ctes := map[string]bool{}
-	m, _ := node["cte_map"].(map[string]any)
-	entries, _ := m["map"].([]any)
-	for _, e := range entries {
-		if em, ok := e.(map[string]any); ok {
-			if k, ok := em["key"].(string); ok {
-				ctes[strings.ToLower(k)] = true
-			}
-		}
-	}
-	return ctes
-}
 
 // combinations lists the k-element subsets of 0..n-1 in order.
 func combinations(n, k int) [][]int {
@@ -254,23 +146,11 @@ func combinations(n, k int) [][]int {
 }
 
 // readsColumn reports whether an expression reads a column.
-func readsColumn(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if x["type"] == "COLUMN_REF" {
-			return true
-		}
-		for _, c := range x {
-			if readsColumn(c) {
-				return true
-			}
-		}
-	case []any:
-		for _, c := range x {
-			if readsColumn(c) {
-				return true
-			}
-		}
-	}
-	return false
+func readsColumn(e guard.Expr) bool {
+	reads := false
+	e.Walk(func(e guard.Expr) bool {
+		reads = e.Op() == guard.OpColumn
+		return !reads
+	})
+	return reads
 }

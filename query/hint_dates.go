@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -21,51 +22,35 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *sql.Conn, part any, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if fn, _ := x["function_name"].(string); x["type"] == "FUNCTION" && clockFunctions[strings.ToLower(fn)] {
-				clock = true
-			}
-			if x["type"] == "COLUMN_REF" {
-				if c, ok := resolve(x, scope); ok {
-					key := c.relation + "." + c.name
-					expr := dateExpr(c)
-					if expr != "" {
-						dates = true
-					} else if numeric[c.typ] {
-						expr = quoteIdent(c.name) // a number's range says as much as a date's
-					}
-					if expr != "" && !seen[key] && len(ranges) < 4 {
-						seen[key] = true
-						var lo, hi sql.NullString
-						q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), quoteIdent(c.relation))
-						if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
-							ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
-						}
+	part.Walk(func(x guard.Expr) bool {
+		if clockFunctions[strings.ToLower(x.Function())] {
+			clock = true
+		}
+		if x.Op() == guard.OpColumn {
+			if c, ok := resolve(x, scope); ok {
+				key := c.relation + "." + c.name
+				expr := dateExpr(c)
+				if expr != "" {
+					dates = true
+				} else if numeric[c.typ] {
+					expr = database.QuoteIdent(c.name) // a number's range says as much as a date's
+				}
+				if expr != "" && !seen[key] && len(ranges) < 4 {
+					seen[key] = true
+					var lo, hi sql.NullString
+					q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), database.QuoteIdent(c.relation))
+					if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
+						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
 					}
 				}
 			}
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys) // the same hint every time: BETWEEN's lower bound before its upper
-			for _, k := range keys {
-				walk(x[k])
-			}
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
 		}
-	}
-	walk(part)
+		return true
+	})
 	if len(ranges) == 0 && !clock {
 		return ""
 	}
@@ -84,18 +69,14 @@ var numeric = map[string]bool{"INTEGER": true, "BIGINT": true, "DOUBLE": true, "
 
 // dateExpr is the column as a DATE, for its smallest value; "" when it holds no dates.
 func dateExpr(c probeColumn) string {
-	col := quoteIdent(c.name)
+	col := database.QuoteIdent(c.name)
 	switch c.typ {
 	case "DATE":
 		return col
 	case "TIMESTAMP", "TIMESTAMPTZ":
 		return "CAST(" + col + " AS DATE)"
 	}
-	if c.typ != "" || c.dataset == nil {
-		return ""
-	}
-	raw, _ := c.dataset.Column(c.name)
-	switch raw.Kind {
+	switch c.kind {
 	case schema.DateRange:
 		return "TRY_CAST(split_part(" + col + ", '/', 1) AS DATE)"
 	case schema.Timestamp:
@@ -106,11 +87,9 @@ func dateExpr(c probeColumn) string {
 
 // dateExprMax is the column as a DATE for its largest value: a range's end.
 func dateExprMax(c probeColumn, expr string) string {
-	if c.typ == "" && c.dataset != nil {
-		if raw, _ := c.dataset.Column(c.name); raw.Kind == schema.DateRange {
-			col := quoteIdent(c.name)
-			return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
-		}
+	if c.kind == schema.DateRange {
+		col := database.QuoteIdent(c.name)
+		return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
 	}
 	return expr
 }

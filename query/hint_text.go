@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -43,7 +44,7 @@ func occurrences(ctx context.Context, conn *sql.Conn, c condition) string {
 	var counts []string
 	var allArgs []any
 	for _, col := range cols {
-		counts = append(counts, "count(*) FILTER (WHERE "+fmt.Sprintf(cond, quoteIdent(col))+")")
+		counts = append(counts, "count(*) FILTER (WHERE "+fmt.Sprintf(cond, database.QuoteIdent(col))+")")
 		allArgs = append(allArgs, args...)
 	}
 	n := make([]int64, len(cols))
@@ -51,7 +52,7 @@ func occurrences(ctx context.Context, conn *sql.Conn, c condition) string {
 	for i := range n {
 		ptrs[i] = &n[i]
 	}
-	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(counts, ", ")+" FROM "+quoteIdent(d.Table), allArgs...).Scan(ptrs...); err != nil {
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(counts, ", ")+" FROM "+database.QuoteIdent(d.Table), allArgs...).Scan(ptrs...); err != nil {
 		return ""
 	}
 	type hit struct {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -15,9 +16,9 @@ func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 	v := schema.Vocabulary{}
 	err := e.onConn(ctx, func(conn *sql.Conn) error {
 		for _, l := range schema.LabelColumns() {
-			src := "SELECT CAST(" + quoteIdent(l.Column) + " AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+			src := "SELECT CAST(" + database.QuoteIdent(l.Column) + " AS VARCHAR) AS v FROM " + database.QuoteIdent(l.Relation)
 			if l.List {
-				src = "SELECT CAST(unnest(" + quoteIdent(l.Column) + ") AS VARCHAR) AS v FROM " + quoteIdent(l.Relation)
+				src = "SELECT CAST(unnest(" + database.QuoteIdent(l.Column) + ") AS VARCHAR) AS v FROM " + database.QuoteIdent(l.Relation)
 			}
 			// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
 			values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))

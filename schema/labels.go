@@ -13,31 +13,17 @@ type LabelColumn struct {
 	List             bool // a VARCHAR[] of labels (list_contains)
 }
 
-// LabelColumns lists every label column of the public datasets, tables first, then views. Views that
-// extend a table carry the table's label columns too.
+// LabelColumns lists every label column of the public datasets' tables and views (Relations), in
+// their order; a file-name alias holds its table's columns, so it is not listed again.
 func LabelColumns() []LabelColumn {
 	var out []LabelColumn
-	for _, d := range Public() {
-		for _, c := range d.Columns {
-			if c.Label {
-				out = append(out, LabelColumn{Relation: d.Table, Column: c.Name})
-			}
+	for _, r := range Relations() {
+		if r.Kind == AliasRelation {
+			continue
 		}
-		for _, v := range d.Views {
-			seen := map[string]bool{}
-			for _, c := range v.Columns {
-				if c.Label {
-					out = append(out, LabelColumn{Relation: v.Name, Column: c.Name, List: strings.HasSuffix(c.Type, "[]")})
-				}
-				seen[c.Name] = true
-			}
-			if v.Extends == "" {
-				continue
-			}
-			for _, c := range d.Columns {
-				if c.Label && !seen[c.Name] {
-					out = append(out, LabelColumn{Relation: v.Name, Column: c.Name})
-				}
+		for _, c := range r.Columns {
+			if c.Label() {
+				out = append(out, LabelColumn{Relation: r.Name, Column: c.Name, List: c.List()})
 			}
 		}
 	}

@@ -130,12 +130,12 @@ func (d *Dataset) MatchesFile(name string) bool {
 	return err == nil && ok
 }
 
-// Relations lists every name a query may use for this dataset: the table, its aliases and its views.
+// Relations lists every name a query may use for this dataset: the table, its aliases and its views
+// (the names of its relations, as Relations resolves them).
 func (d *Dataset) Relations() []string {
-	names := []string{d.Table}
-	names = append(names, d.Aliases...)
-	for _, v := range d.Views {
-		names = append(names, v.Name)
+	var names []string
+	for _, r := range relationsOf(d) {
+		names = append(names, r.Name)
 	}
 	return names
 }

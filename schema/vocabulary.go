@@ -42,36 +42,17 @@ func labelDocs(d *Dataset, v Vocabulary) []LabelDoc {
 		}
 		out[i].Relations = append(out[i].Relations, relation)
 	}
-	for _, c := range d.Columns {
-		if c.Label {
-			add(d.Table, c.Name, c.labelWords())
-		}
-	}
-	for _, view := range d.Views {
-		for _, c := range view.Columns {
-			if c.Label {
-				add(view.Name, c.Name, c.Words)
-			}
-		}
-		if view.Extends == "" {
+	for _, r := range relationsOf(d) {
+		if r.Kind == AliasRelation {
 			continue
 		}
-		for _, c := range d.Columns {
-			if c.Label && !declares(view, c.Name) {
-				add(view.Name, c.Name, c.labelWords())
+		for _, c := range r.Columns {
+			if c.Label() {
+				add(r.Name, c.Name, c.Words())
 			}
 		}
 	}
 	return out
-}
-
-func declares(v View, column string) bool {
-	for _, c := range v.Columns {
-		if c.Name == column {
-			return true
-		}
-	}
-	return false
 }
 
 // labelWords are the values schema/ knows a label column to hold: an enum's values, or its Words.

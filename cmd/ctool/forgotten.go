@@ -2,7 +2,6 @@ package main
 
 import (
 	"regexp"
-	"strings"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/schema"
@@ -24,12 +23,8 @@ func unknownDataset(args []string) *ctool.Error {
 	}
 	dataset := "stores"
 	if m := relationWord.FindStringSubmatch(first); m != nil {
-		for _, d := range schema.Public() {
-			for _, r := range d.Relations() {
-				if strings.EqualFold(r, m[1]) {
-					dataset = d.Name
-				}
-			}
+		if r, ok := schema.RelationNamed(m[1]); ok {
+			dataset = r.Dataset.Name
 		}
 	}
 	return usageError("the dataset is missing: ctool query <events|stores|products> [flags] SQL").

@@ -1,0 +1,135 @@
+package guard
+
+// Statements built from parts of an accepted query, for the hints of an empty result: the rows of its
+// FROM that match some of its WHERE clause's AND parts are counted. The parts are the query's own AST,
+// turned back into SQL by DuckDB (json_deserialize_sql), so nothing is spliced into text.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+)
+
+// AndParts are the AND parts of the SELECT's WHERE clause (one part when it is no AND; none without
+// a WHERE clause).
+func (s Select) AndParts() []Expr {
+	var parts []Expr
+	var flatten func(e Expr)
+	flatten = func(e Expr) {
+		if e.Op() == OpAnd {
+			for _, c := range e.Args() {
+				flatten(c)
+			}
+			return
+		}
+		parts = append(parts, e)
+	}
+	if w := s.Where(); w.Valid() {
+		flatten(w)
+	}
+	return parts
+}
+
+// Counter writes the SQL that counts the rows of one SELECT's FROM matching some of its WHERE
+// clause's parts.
+type Counter struct {
+	ctx      context.Context
+	conn     *sql.Conn
+	sel      astObj // the query's SELECT
+	where    astObj // its WHERE clause, whose shape an AND of some parts copies
+	template astObj // SELECT count(*), parsed
+}
+
+// NewCounter parses the template it builds on; ok is false when DuckDB cannot.
+func NewCounter(ctx context.Context, conn *sql.Conn, s Select) (*Counter, bool) {
+	t, err := parse(ctx, conn, "SELECT count(*)")
+	if err != nil {
+		return nil, false
+	}
+	node, ok := t["node"].(astObj)
+	if !ok {
+		return nil, false
+	}
+	return &Counter{ctx: ctx, conn: conn, sel: s.o, where: s.Where().o, template: node}, true
+}
+
+// Count is SELECT count(*) over the query's FROM (and its CTEs) where all the parts hold.
+func (c *Counter) Count(parts []Expr) (string, bool) {
+	return c.statement(c.sel["from_table"], c.and(parts), c.sel["cte_map"])
+}
+
+// Condition is one part as SQL, without the parentheses around it.
+func (c *Counter) Condition(part Expr) (string, bool) {
+	text, ok := c.statement(nil, part.o, nil)
+	const prefix = "SELECT count_star() WHERE "
+	if !ok || !strings.HasPrefix(text, prefix) {
+		return "", false
+	}
+	text = strings.TrimSpace(strings.TrimPrefix(text, prefix))
+	if strings.HasPrefix(text, "(") && strings.HasSuffix(text, ")") && balanced(text[1:len(text)-1]) {
+		text = text[1 : len(text)-1]
+	}
+	return text, true
+}
+
+// statement is the template with the given FROM, WHERE and CTEs, as SQL text.
+func (c *Counter) statement(from, where, cte any) (string, bool) {
+	node := astObj{}
+	for k, v := range c.template {
+		node[k] = v
+	}
+	if from != nil {
+		node["from_table"] = from
+	}
+	if cte != nil {
+		node["cte_map"] = cte
+	}
+	node["where_clause"] = where
+	stmt := astObj{"named_param_map": []any{}, "node": node}
+	b, err := json.Marshal(astObj{"error": false, "statements": []any{stmt}})
+	if err != nil {
+		return "", false
+	}
+	var text string
+	if err := c.conn.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(b)).Scan(&text); err != nil {
+		return "", false
+	}
+	return text, true
+}
+
+// and is the AND of parts, in the shape of the query's own WHERE.
+func (c *Counter) and(parts []Expr) any {
+	if len(parts) == 1 {
+		return parts[0].o
+	}
+	node := astObj{"class": "CONJUNCTION", "type": "CONJUNCTION_AND", "alias": "", "query_location": c.where["query_location"]}
+	if (Expr{c.where}).Op() == OpAnd {
+		for k, v := range c.where {
+			node[k] = v
+		}
+	}
+	children := make([]any, len(parts))
+	for i, p := range parts {
+		children[i] = p.o
+	}
+	node["children"] = children
+	return node
+}
+
+// balanced reports whether s's parentheses pair up, so the ones around it can go.
+func balanced(s string) bool {
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}

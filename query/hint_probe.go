@@ -1,0 +1,174 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/schema"
+)
+
+// The probes of an empty result: they run only when a query returned no rows, on the same locked-down
+// connection and within the same context, and read only public relations named in schema/.
+
+// explainEmpty says why a query found no rows: each condition on a public column that matches no row
+// by itself, and what that column holds instead. It returns "" when it finds nothing to say, or when
+// the context ends first.
+func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
+	stmt, err := guard.Parse(ctx, conn, sqlText) // the guard's own parse: the same reading it accepted
+	if err != nil {
+		return ""
+	}
+	conds := collectConditions(stmt)
+	var hints []string
+	for _, c := range conds {
+		if ctx.Err() != nil {
+			return ""
+		}
+		if h := probe(ctx, conn, c); h != "" {
+			hints = append(hints, h)
+		}
+	}
+	if ctx.Err() == nil {
+		hints = append(hints, conjunctHints(ctx, conn, stmt, len(hints) > 0)...)
+	}
+	return strings.Join(hints, "; ")
+}
+
+// probe runs one condition alone; when it matches no row it returns the hint for it.
+func probe(ctx context.Context, conn *sql.Conn, c condition) string {
+	rel := database.QuoteIdent(c.col.relation)
+	where, args := c.where()
+	var any bool
+	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil || any {
+		return ""
+	}
+	lead := clipText(c.text, 160) + " matches no row of " + c.col.relation
+	if c.col.json && c.op != "json" {
+		var example sql.NullString
+		q := "SELECT " + database.QuoteIdent(c.col.name) + " FROM " + rel + " WHERE " + database.QuoteIdent(c.col.name) + " IS NOT NULL ORDER BY length(" + database.QuoteIdent(c.col.name) + ") LIMIT 1"
+		if conn.QueryRowContext(ctx, q).Scan(&example) != nil || !example.Valid {
+			return lead
+		}
+		h := lead + ": " + c.col.name + " holds JSON such as " + clipText(example.String, 100) + "; compare a field, e.g. json_extract_string(" + c.col.name + ", '$.<field>')"
+		if c.col.typed != "" {
+			h += ", or use the typed columns of " + c.col.typed
+		}
+		return h
+	}
+	values, complete := vocabulary(ctx, conn, c)
+	if values == nil {
+		return lead
+	}
+	var close []string
+	seen := map[string]bool{}
+	for i, lit := range c.literals {
+		if i == maxSuggestions*3 {
+			break // a long IN list: its first literals are enough to suggest from
+		}
+		text := lit
+		if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
+			text = likeText(lit, c.op == "GLOB")
+		}
+		for _, s := range suggest(text, values) {
+			if !seen[s] && len(close) < maxSuggestions {
+				seen[s] = true
+				close = append(close, s)
+			}
+		}
+	}
+	subject := c.col.name
+	if c.op == "json" {
+		subject = "json_extract_string(" + c.col.name + ", " + quoteSQL(c.path) + ")"
+	}
+	var h string
+	switch {
+	case len(close) > 0:
+		h = lead + "; closest values of " + subject + ": " + quoteList(close) + " (compare with the value as stored)" + lookAlikeNote(c, close)
+	case complete && len(values) <= smallVocabulary && !longText(values):
+		h = lead + "; " + subject + " holds only: " + quoteList(values)
+	case longText(values):
+		h = lead + "; " + subject + " is free text, e.g. " + quoteSQL(clipText(shortest(values), 60)) + "; try a shorter LIKE '%word%'"
+	default:
+		h = lead + "; nothing in " + subject + " is close to it, e.g. " + quoteList(values[:min(3, len(values))])
+	}
+	return h + occurrences(ctx, conn, c)
+}
+
+// vocabulary reads the distinct values of the condition's column: all of them when there are few
+// (complete), otherwise the candidates closest to its first literal.
+func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, bool) {
+	col, rel := database.QuoteIdent(c.col.name), database.QuoteIdent(c.col.relation)
+	src := "SELECT CAST(" + col + " AS VARCHAR) AS v FROM " + rel
+	var args []any
+	switch {
+	case c.col.list:
+		src = "SELECT CAST(unnest(" + col + ") AS VARCHAR) AS v FROM " + rel
+	case c.op == "json":
+		src = "SELECT json_extract_string(" + col + ", ?) AS v FROM " + rel
+		args = []any{c.path}
+	}
+	const few = 200
+	values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %d", src, few+1), args...)
+	if err != nil {
+		return nil, false
+	}
+	if len(values) <= few {
+		return values, true
+	}
+	lit := c.literals[0]
+	if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
+		lit = likeText(lit, c.op == "GLOB")
+	}
+	lit = clipText(schema.Fold(lit), maxEditRunes)
+	// Many values: read a bounded number, those containing the word first, and keep the candidates
+	// sharing its characters once folded (DuckDB's levenshtein counts bytes, so it would rank a
+	// Japanese near miss below unrelated ASCII).
+	many, err := strings1(ctx, conn, fmt.Sprintf("SELECT v FROM (SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL) "+
+		"ORDER BY contains(lower(v), ?) DESC, v LIMIT %d", src, maxCandidates), append(args, lit)...)
+	if err != nil {
+		return values[:few], false
+	}
+	return nearByCharacters(lit, many, 50), false
+}
+
+func strings1(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// longText reports whether values are sentences rather than names or codes.
+func longText(values []string) bool {
+	for _, v := range values {
+		if utf8.RuneCountInString(v) > 80 {
+			return true
+		}
+	}
+	return false
+}
+
+func shortest(values []string) string {
+	best := values[0]
+	for _, v := range values[1:] {
+		if len(v) < len(best) {
+			best = v
+		}
+	}
+	return best
+}
