@@ -65,8 +65,7 @@ func (e *env) runWorker(c *cli.Context) error {
 	if err := e.capMemory(); err != nil {
 		return worker.Refuse(e.stdout, err)
 	}
-	database.Threads = c.Int("threads")
-	live := database.NewLive(e.dbPath(c))
+	live := database.NewLive(e.dbPath(c), database.WithThreads(c.Int("threads")))
 	defer live.Close()
 	engine := query.NewEngine(live)
 	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
