@@ -204,7 +204,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	build := b.ID
 	release()
 
-	log := &lockedWriter{w: e.stderr}
+	log := mcpserver.NewLog(e.stderr)
 	pool, err := startPool(ctx, opts.db, log, metrics)
 	if err != nil {
 		return err
@@ -223,13 +223,13 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 			return err
 		}
 	} else if addr != "" && !mcpserver.IsLoopback(addr) {
-		mcpserver.LogWarning(log, "--http "+addr+" has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
+		log.Warning("--http " + addr + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
 	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version,
 		Search: pool, Metrics: metrics, Auth: auth})
 	if addr == "" {
 		health.Ready()
-		mcpserver.LogStart(log, "stdio", build, metricsURL)
+		log.Start("stdio", build, metricsURL)
 		return mcpserver.ServeStdio(ctx, srv, e.stdin, e.stdout, timeout)
 	}
 	return mcpserver.ServeHTTP(ctx, now, srv, mcpserver.HTTPConfig{Addr: addr, Timeout: timeout, Drain: opts.drain,

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 
@@ -111,7 +108,7 @@ func limitCPU(ctx context.Context) {
 
 // newPool returns a pool of query workers on the database at path, each a child process of this
 // binary that opens it read-only with DuckDB on threads threads (0: one per core).
-func newPool(path string, size, max, queue, threads int, log io.Writer, metrics *mcpserver.Metrics) (*worker.Pool, error) {
+func newPool(path string, size, max, queue, threads int, log *mcpserver.Log, metrics *mcpserver.Metrics) (*worker.Pool, error) {
 	// /proc/self/exe still starts this very binary after an upgrade has replaced or removed its file;
 	// the path os.Executable names would then be another version, or nothing.
 	exe := "/proc/self/exe"
@@ -133,13 +130,7 @@ func newPool(path string, size, max, queue, threads int, log io.Writer, metrics 
 	}
 	if log != nil {
 		cfg.Log = func(ev worker.Event) {
-			b, err := json.Marshal(struct {
-				Time string `json:"time"`
-				worker.Event
-			}{time.Now().UTC().Format(time.RFC3339Nano), ev})
-			if err == nil {
-				log.Write(append(b, '\n'))
-			}
+			log.Write(time.Now(), ev)
 			metrics.WorkerEnded(ev.Worker)
 		}
 		cfg.Observe = metrics.WorkerQuery
@@ -147,20 +138,8 @@ func newPool(path string, size, max, queue, threads int, log io.Writer, metrics 
 	return worker.NewPool(cfg), nil
 }
 
-// lockedWriter lets the call log and the worker log share one stream without interleaving lines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 // startPool starts the query workers of `ctool mcp` and waits until they have opened the database.
-func startPool(ctx context.Context, path string, log io.Writer, metrics *mcpserver.Metrics) (*worker.Pool, error) {
+func startPool(ctx context.Context, path string, log *mcpserver.Log, metrics *mcpserver.Metrics) (*worker.Pool, error) {
 	pool, err := newPool(path, mcpWorkers, mcpMaxWorkers, mcpQueue, mcpWorkerThreads, log, metrics)
 	if err != nil {
 		return nil, err
