@@ -132,10 +132,9 @@ func (g *drainGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.next.ServeHTTP(w, r)
 }
 
-// longestCall is how long a call may take with its time limit: the timeout plus the engine's grace,
-// and a little more to write the answer.
+// longestCall is how long a call may take with its time limit (query/deadlines.go).
 func longestCall(timeout time.Duration) time.Duration {
-	return timeout + query.StopGrace + 5*time.Second
+	return timeout + query.StopGrace + query.AnswerMargin
 }
 
 // activeConns counts the connections that are serving a request.

@@ -67,7 +67,7 @@ func New(c Config) *mcp.Server {
 	}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted
 	// SQL); a later ingest changes the data, not the tool list a client has already read.
-	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, query.DefaultTimeout))
 	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
 	cancel()
 	addSchemaResources(srv, vocab)
