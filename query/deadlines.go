@@ -17,6 +17,8 @@ import "time"
 //     which only matters if its supervisor is gone;
 //   - an HTTP answer may take the limit, StopGrace and AnswerMargin to write.
 //
+// A worker may take WorkerStart to open its build and warm up before it greets its supervisor.
+//
 // The label values ctool reads for its help and tool descriptions (trusted SQL) get DefaultTimeout.
 const (
 	DefaultTimeout = 5 * time.Second
@@ -26,4 +28,5 @@ const (
 	StopGrace    = 2 * time.Second
 	CPUMargin    = 5 * time.Second
 	AnswerMargin = 5 * time.Second
+	WorkerStart  = time.Minute
 )

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"time"
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/query"
@@ -48,7 +47,7 @@ func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error 
 	live := database.NewLive(opts.DB, database.WithThreads(opts.Threads))
 	defer live.Close()
 	engine := query.NewEngine(live)
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, query.WorkerStart)
 	defer cancel()
 	b, release, err := live.Acquire(ctx)
 	if err != nil {
