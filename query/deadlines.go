@@ -17,7 +17,8 @@ import "time"
 //     which only matters if its supervisor is gone;
 //   - an HTTP answer may take the limit, StopGrace and AnswerMargin to write.
 //
-// A worker may take WorkerStart to open its build and warm up before it greets its supervisor.
+// A worker may take WorkerStart to open its build and warm up before it greets its supervisor, as may
+// the replacement the pool starts for one that ended.
 //
 // The label values ctool reads for its help and tool descriptions (trusted SQL) get DefaultTimeout.
 const (
