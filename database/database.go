@@ -55,18 +55,33 @@ var lockdown = []string{
 	"SET lock_configuration = true",
 }
 
-// Threads, when above 0, is how many threads DuckDB uses in each database this process opens (DuckDB's
-// default is one per core). A query worker of `ctool mcp` runs one small query at a time beside its
-// siblings, and waking an idle thread pool costs it more than the pool gains it. Set before opening.
-var Threads int
+// Option says how a build is opened.
+type Option func(*options)
+
+type options struct {
+	threads int
+}
+
+// WithThreads sets how many threads DuckDB uses for the build, when n is above 0 (DuckDB's default is
+// one per core). A query worker of `ctool mcp` runs one small query at a time beside its siblings, and
+// waking an idle thread pool costs it more than the pool gains it.
+func WithThreads(n int) Option { return func(o *options) { o.threads = n } }
+
+func collect(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
 
 // lockdownStatements is lockdown with the thread count, which must come before the lock.
-func lockdownStatements() []string {
-	if Threads <= 0 {
+func (o options) lockdownStatements() []string {
+	if o.threads <= 0 {
 		return lockdown
 	}
 	n := len(lockdown)
-	return append(append(lockdown[:n-1:n-1], fmt.Sprintf("SET threads = %d", Threads)), lockdown[n-1])
+	return append(append(lockdown[:n-1:n-1], fmt.Sprintf("SET threads = %d", o.threads)), lockdown[n-1])
 }
 
 // File is one open database file: read-only, locked down, with its build record.
@@ -77,7 +92,7 @@ type File struct {
 }
 
 // openFile attaches the file at path read-only to a fresh in-memory instance and locks it down.
-func openFile(ctx context.Context, path string) (*File, error) {
+func openFile(ctx context.Context, path string, o options) (*File, error) {
 	switch info, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, noDatabase(path, "does not exist", err)
@@ -110,7 +125,7 @@ func openFile(ctx context.Context, path string) (*File, error) {
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
-		for _, stmt := range append([]string{use}, lockdownStatements()...) {
+		for _, stmt := range append([]string{use}, o.lockdownStatements()...) {
 			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
 				return fmt.Errorf("lock down %s (%s): %w", path, stmt, err)
 			}
@@ -198,6 +213,7 @@ type Build struct {
 	*File
 	ID string
 
+	opts     options // how its profiles file is opened too
 	mu       sync.Mutex
 	profiles *File
 }
@@ -216,8 +232,9 @@ func publicTables() (query string, want int) {
 }
 
 // Open opens the main database file at path for reading.
-func Open(ctx context.Context, path string) (*Build, error) {
-	f, err := openFile(ctx, path)
+func Open(ctx context.Context, path string, opts ...Option) (*Build, error) {
+	o := collect(opts)
+	f, err := openFile(ctx, path, o)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +247,7 @@ func Open(ctx context.Context, path string) (*Build, error) {
 		f.Close()
 		return nil, noDatabase(path, "is not a ctool database", nil)
 	}
-	return &Build{File: f, ID: f.Build[BuildID]}, nil
+	return &Build{File: f, ID: f.Build[BuildID], opts: o}, nil
 }
 
 // Profiles opens the profiles file the build record names, once, and returns it. Only the profile
@@ -249,7 +266,7 @@ func (b *Build) Profiles(ctx context.Context) (*File, error) {
 		return nil, noDatabase(b.Path, "names a profiles file outside its directory", nil)
 	}
 	path := filepath.Join(filepath.Dir(b.Path), name)
-	f, err := openFile(ctx, path)
+	f, err := openFile(ctx, path, b.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -214,3 +214,33 @@ func TestOpenKeepsTheCause(t *testing.T) {
 		t.Errorf("unreadable file: %v, want a no_database error that is fs.ErrPermission", err)
 	}
 }
+
+func TestWithThreads(t *testing.T) {
+	path := ingesttest.Build(t, ingesttest.SampleInput(t))
+	for _, tc := range []struct {
+		name string
+		opts []database.Option
+		want func(int64) bool
+	}{
+		{"default", nil, func(n int64) bool { return n >= 1 }},
+		{"one", []database.Option{database.WithThreads(1)}, func(n int64) bool { return n == 1 }},
+		{"two", []database.Option{database.WithThreads(2)}, func(n int64) bool { return n == 2 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			live := database.NewLive(path, tc.opts...)
+			defer live.Close()
+			b, release, err := live.Acquire(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			var n int64
+			if err := b.DB().QueryRow("SELECT current_setting('threads')").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.want(n) {
+				t.Errorf("threads = %d", n)
+			}
+		})
+	}
+}

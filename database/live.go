@@ -15,6 +15,7 @@ import (
 // last call releases it.
 type Live struct {
 	path string
+	opts []Option
 
 	mu      sync.Mutex
 	current *lease
@@ -48,8 +49,9 @@ func statID(path string) (fileID, error) {
 	return id, nil
 }
 
-// NewLive returns a Live for the main database at path; nothing is opened until the first Acquire.
-func NewLive(path string) *Live { return &Live{path: path} }
+// NewLive returns a Live for the main database at path, each build opened with opts; nothing is opened
+// until the first Acquire.
+func NewLive(path string, opts ...Option) *Live { return &Live{path: path, opts: opts} }
 
 // Acquire returns the current build, opening it, or a newer one, as needed. Call release when done
 // with it; the build stays open until then even if a newer one replaces it.
@@ -61,7 +63,7 @@ func (l *Live) Acquire(ctx context.Context) (b *Build, release func(), err error
 	}
 	id, statErr := statID(l.path)
 	if l.current == nil || statErr != nil || id != l.seen {
-		b, err := Open(ctx, l.path)
+		b, err := Open(ctx, l.path, l.opts...)
 		if err != nil {
 			return nil, nil, err
 		}

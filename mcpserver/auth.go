@@ -56,7 +56,7 @@ type Auth struct {
 	share       *fairShare
 	metadataURL string
 	metadata    *oauthex.ProtectedResourceMetadata
-	log         *callLog // set by New
+	log         *Log // set by New; nil writes nothing
 }
 
 // Extra keys of a verified token's auth.TokenInfo.
@@ -114,7 +114,6 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 			BearerMethodsSupported: []string{"header"},
 			ResourceName:           "ctool: Azabudai Hills concierge data",
 		},
-		log: newCallLog(nil),
 	}, nil
 }
 
@@ -241,7 +240,7 @@ func (a *Auth) refuse(w http.ResponseWriter, start time.Time, r refusal) {
 		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.reason])
 	}
 	// Logged before the answer, so a client that reads it finds the line written.
-	a.log.write(callEntry{Tool: r.tool, Subject: r.subject, Refusal: ctool.Kind(r.reason)}, start)
+	a.log.call(callEntry{Tool: r.tool, Subject: r.subject, Refusal: ctool.Kind(r.reason)}, start)
 	if a.cfg.Refused != nil {
 		a.cfg.Refused(r.reason)
 	}

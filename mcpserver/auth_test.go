@@ -50,7 +50,7 @@ func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher
 		t.Fatal(err)
 	}
 	log := &syncBuffer{}
-	srv := New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test", Log: log, Search: search, Auth: a})
+	srv := New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test", Log: NewLog(log), Search: search, Auth: a})
 	ts := httptest.NewServer(handler(srv, a))
 	t.Cleanup(ts.Close)
 	return &authServer{ts, a, log}

@@ -10,10 +10,43 @@ import (
 	"github.com/azabudai/ctool"
 )
 
+// Log writes the server's log: one JSON object per line, its "time" first, under a mutex so that the
+// call lines, the worker events and the start, warning and stop lines share one stream without
+// interleaving. It never holds the SQL, a result, a profile id or a profile field. A nil *Log writes
+// nothing.
+type Log struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewLog returns a Log writing to w.
+func NewLog(w io.Writer) *Log { return &Log{w: w} }
+
+// Write writes v, a struct of JSON fields, as one line whose "time" (UTC) is at.
+func (l *Log) Write(at time.Time, v any) {
+	if l == nil || l.w == nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil || len(b) < 2 || b[0] != '{' {
+		return
+	}
+	line := make([]byte, 0, len(b)+48)
+	line = append(line, `{"time":"`...)
+	line = at.UTC().AppendFormat(line, time.RFC3339Nano)
+	line = append(line, '"')
+	if len(b) > 2 {
+		line = append(line, ',')
+	}
+	line = append(append(line, b[1:]...), '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Write(line)
+}
+
 // callEntry is the log line of one call: which tool, how long, how much came back and, when the call
-// failed, the kind of failure. It never holds the SQL, a result, a profile id or a profile field.
+// failed, the kind of failure.
 type callEntry struct {
-	Time      string     `json:"time"`
 	Tool      string     `json:"tool,omitempty"`
 	MS        float64    `json:"ms"`
 	Rows      *int       `json:"rows,omitempty"`      // search tools
@@ -23,56 +56,34 @@ type callEntry struct {
 	Refusal   ctool.Kind `json:"refusal,omitempty"`   // the error's kind, or the reason auth refused it
 }
 
-// callLog writes one JSON line per call; concurrent calls never interleave their lines.
-type callLog struct {
-	mu sync.Mutex
-	w  io.Writer
+// call writes the line of a call that started at start and ends now.
+func (l *Log) call(e callEntry, start time.Time) {
+	e.MS = math.Round(float64(time.Since(start).Microseconds())/10) / 100
+	l.Write(start, e)
 }
 
-func newCallLog(w io.Writer) *callLog {
-	if w == nil {
-		w = io.Discard
-	}
-	return &callLog{w: w}
-}
-
-func (l *callLog) write(e callEntry, start time.Time) {
-	elapsed := time.Since(start)
-	e.Time = start.UTC().Format(time.RFC3339Nano)
-	e.MS = math.Round(float64(elapsed.Microseconds())/10) / 100
-	b, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.w.Write(append(b, '\n'))
-}
-
-// LogStart writes the line a server starts with, in the format of the call lines: where it serves
-// (stdio, or the URL of its HTTP endpoint), the build it opened and, with --metrics, the URL of its
-// health and metrics listener.
-func LogStart(w io.Writer, serving, build, metrics string) {
-	b, err := json.Marshal(struct {
-		Time    string `json:"time"`
+// Start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
+// endpoint), the build it opened and, with --metrics, the URL of its health and metrics listener.
+func (l *Log) Start(serving, build, metrics string) {
+	l.Write(time.Now(), struct {
 		Serving string `json:"serving"`
 		Build   string `json:"build"`
 		Metrics string `json:"metrics,omitempty"`
-	}{time.Now().UTC().Format(time.RFC3339Nano), serving, build, metrics})
-	if err != nil {
-		return
-	}
-	w.Write(append(b, '\n'))
+	}{serving, build, metrics})
 }
 
-// LogWarning writes a warning at start in the format of the other lines: {"time", "warning"}.
-func LogWarning(w io.Writer, warning string) {
-	b, err := json.Marshal(struct {
-		Time    string `json:"time"`
+// Warning writes a warning at start: {"time", "warning"}.
+func (l *Log) Warning(warning string) {
+	l.Write(time.Now(), struct {
 		Warning string `json:"warning"`
-	}{time.Now().UTC().Format(time.RFC3339Nano), warning})
-	if err != nil {
-		return
-	}
-	w.Write(append(b, '\n'))
+	}{warning})
+}
+
+// stop writes the line a drain ends with: how long it took, and how many calls it had to cut off.
+func (l *Log) stop(took time.Duration, cut int) {
+	l.Write(time.Now(), struct {
+		Stopped string  `json:"stopped"`
+		MS      float64 `json:"ms"`
+		Cut     int     `json:"cut,omitempty"`
+	}{"drained", float64(took.Milliseconds()), cut})
 }

@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -28,7 +26,7 @@ type HTTPConfig struct {
 	Addr    string
 	Timeout time.Duration // each call's time limit
 	Drain   time.Duration // how long calls in flight may finish once a stop is asked; 0: DefaultDrain
-	Log     io.Writer     // the start and stop lines
+	Log     *Log          // the start and stop lines
 	Build   string        // the build opened at the start, for the start line
 	Health  *Health       // turned draining when the stop starts; nil: none
 	Metrics string        // the URL of the --metrics listener, for the start line
@@ -55,7 +53,7 @@ func ServeHTTP(ctx, now context.Context, srv *mcp.Server, c HTTPConfig) error {
 	gate := &drainGate{next: handler(srv, c.Auth), health: c.Health}
 	hs := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
-	LogStart(c.Log, "http://"+ln.Addr().String()+Path, c.Build, c.Metrics)
+	c.Log.Start("http://"+ln.Addr().String()+Path, c.Build, c.Metrics)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -86,7 +84,7 @@ wait:
 			break wait
 		}
 	}
-	logStop(c.Log, time.Since(start), cut)
+	c.Log.stop(time.Since(start), cut)
 	if cut > 0 {
 		hs.Close()
 		<-served
@@ -134,23 +132,9 @@ func (g *drainGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.next.ServeHTTP(w, r)
 }
 
-// logStop writes the line a drain ends with: how long it took, and how many calls it had to cut off.
-func logStop(w io.Writer, took time.Duration, cut int) {
-	b, err := json.Marshal(struct {
-		Time    string  `json:"time"`
-		Stopped string  `json:"stopped"`
-		MS      float64 `json:"ms"`
-		Cut     int     `json:"cut,omitempty"`
-	}{time.Now().UTC().Format(time.RFC3339Nano), "drained", float64(took.Milliseconds()), cut})
-	if err == nil && w != nil {
-		w.Write(append(b, '\n'))
-	}
-}
-
-// longestCall is how long a call may take with its time limit: the timeout plus the engine's grace,
-// and a little more to write the answer.
+// longestCall is how long a call may take with its time limit (query/deadlines.go).
 func longestCall(timeout time.Duration) time.Duration {
-	return timeout + query.StopGrace + 5*time.Second
+	return timeout + query.StopGrace + query.AnswerMargin
 }
 
 // activeConns counts the connections that are serving a request.

@@ -23,7 +23,7 @@ func TestServeHTTPStopsWhenAsked(t *testing.T) {
 	var log bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, context.Background(), srv, HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Second, Log: &log, Build: "b1"})
+		done <- ServeHTTP(ctx, context.Background(), srv, HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Second, Log: NewLog(&log), Build: "b1"})
 	}()
 	cancel()
 	select {
@@ -43,7 +43,7 @@ func TestServeHTTPAddressTaken(t *testing.T) {
 	}
 	defer ln.Close()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-	err = ServeHTTP(context.Background(), context.Background(), srv, HTTPConfig{Addr: ln.Addr().String(), Timeout: time.Second, Log: &bytes.Buffer{}, Build: "b1"})
+	err = ServeHTTP(context.Background(), context.Background(), srv, HTTPConfig{Addr: ln.Addr().String(), Timeout: time.Second, Log: NewLog(&bytes.Buffer{}), Build: "b1"})
 	var ce *ctool.Error
 	if !errors.As(err, &ce) || ce.Kind != ctool.KindUsage || !strings.HasPrefix(ce.Message, "--http "+ln.Addr().String()+": ") {
 		t.Errorf("ServeHTTP on a taken address = %v, want a usage error naming --http", err)
@@ -105,7 +105,7 @@ func TestServeHTTPDrains(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- ServeHTTP(ctx, context.Background(), slowServer(time.Second), HTTPConfig{Addr: "127.0.0.1:0", Timeout: 5 * time.Second,
-			Drain: 30 * time.Second, Log: log, Build: "b1", Health: health})
+			Drain: 30 * time.Second, Log: NewLog(log), Build: "b1", Health: health})
 	}()
 	url := servedURL(t, log)
 	if code := readyz(); code != http.StatusOK {
@@ -167,7 +167,7 @@ func TestServeHTTPStopsNow(t *testing.T) {
 	log := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, now, slowServer(time.Hour), HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Hour, Drain: time.Hour, Log: log, Build: "b1"})
+		done <- ServeHTTP(ctx, now, slowServer(time.Hour), HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Hour, Drain: time.Hour, Log: NewLog(log), Build: "b1"})
 	}()
 	url := servedURL(t, log)
 	go postCall(url, 1)

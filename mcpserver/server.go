@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -27,7 +26,7 @@ type Config struct {
 	Profiles *profile.Finder // get_user_profile; its Pinned id, when set, is the only one it returns
 	// Timeout bounds each call, from its start to its answer, as --timeout bounds a `ctool query`.
 	Timeout time.Duration
-	Log     io.Writer // one JSON line per call; never a result, an argument or a profile field
+	Log     *Log // one JSON line per call; never a result, an argument or a profile field
 	Version string
 	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
 	Search Searcher
@@ -61,14 +60,14 @@ func New(c Config) *mcp.Server {
 	if c.Search != nil {
 		search = c.Search
 	}
-	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: newCallLog(c.Log), auth: c.Auth, metrics: c.Metrics}
+	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: c.Log, auth: c.Auth, metrics: c.Metrics}
 	if c.Auth != nil {
 		c.Auth.log = h.log
 		srv.AddReceivingMiddleware(listOwnTools)
 	}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted
 	// SQL); a later ingest changes the data, not the tool list a client has already read.
-	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, 5*time.Second))
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, query.DefaultTimeout))
 	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
 	cancel()
 	addSchemaResources(srv, vocab)
@@ -132,7 +131,7 @@ type handlers struct {
 	engine   Searcher
 	profiles *profile.Finder
 	timeout  time.Duration
-	log      *callLog
+	log      *Log
 	auth     *Auth
 	metrics  *Metrics
 }
@@ -228,7 +227,7 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error)
 		e := ctool.Explain(err)
 		out, entry.Refusal = errorResult(e), e.Kind
 	}
-	h.log.write(*entry, start)
+	h.log.call(*entry, start)
 	outcome := "ok"
 	if entry.Refusal != "" {
 		outcome = string(entry.Refusal)

@@ -37,9 +37,7 @@ import (
 func BenchmarkCallCost(b *testing.B) {
 	ctx := context.Background()
 	// One DuckDB thread, as in ctool mcp's query workers.
-	defer func(n int) { database.Threads = n }(database.Threads)
-	database.Threads = 1
-	live := database.NewLive(ingesttest.Build(b, ingesttest.SampleInput(b)))
+	live := database.NewLive(ingesttest.Build(b, ingesttest.SampleInput(b)), database.WithThreads(1))
 	defer live.Close()
 	engine := query.NewEngine(live)
 	build, release, err := live.Acquire(ctx)

@@ -20,11 +20,6 @@ import (
 // string_agg), and an agent's context is not the place for them.
 const MaxResultBytes = 1 << 20
 
-// StopGrace is how long a query may run past its deadline before the engine gives up waiting for it:
-// DuckDB notices an interrupt only between steps, so a cancelled query does not always stop at once.
-// The caller gets its answer then; the query keeps its connection until DuckDB lets it go.
-const StopGrace = 2 * time.Second
-
 // Column is a result column.
 type Column struct {
 	Name string
@@ -79,7 +74,7 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	select {
 	case a := <-done:
 		return a.res, a.err
-	case <-time.After(StopGrace):
+	case <-time.After(StopGrace): // the caller gets its answer; the query keeps its connection until DuckDB lets it go
 		return nil, stopped(ctx)
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"strings"
 )
 
-// RowCap is the most rows a query returns; the help states it and the query side enforces it.
-const RowCap = 10
-
 // Doc is the agent-facing description of one tool, generated from a dataset's definition. The text
 // help and `ctool schema --format json` are two renderings of it. Every list is there in the JSON, as []
 // when empty, never null or left out, so a consumer can iterate without checking.

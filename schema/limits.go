@@ -1,5 +1,8 @@
 package schema
 
+// RowCap is the most rows a query returns; the help states it and the query side enforces it.
+const RowCap = 10
+
 // Macros are the product's SQL macros, created by the main database's migrations: the only functions
 // of the database file a query may call, and the ones the help teaches.
 const (

@@ -416,7 +416,7 @@ func (p *Pool) reap(w *proc, why string) {
 	p.mu.Unlock()
 	if refill {
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), query.WorkerStart)
 			defer cancel()
 			if nw, err := p.start(ctx); err == nil {
 				p.put(nw)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/query"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,8 +37,8 @@ func isTerminal(w io.Writer) bool {
 // callTimeout is a command's --timeout, which bounds one query or call.
 func callTimeout(c *cli.Context) (time.Duration, error) {
 	d := c.Duration("timeout")
-	if d <= 0 || d > maxQueryTimeout {
-		return 0, usageError("--timeout must be positive and at most %s", maxQueryTimeout)
+	if d <= 0 || d > query.MaxTimeout {
+		return 0, usageError("--timeout must be positive and at most %s", query.MaxTimeout)
 	}
 	return d, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/worker"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,7 +44,7 @@ type env struct {
 
 // run executes one command line and returns the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, limitMemory: limitMemory,
+	return runWith(&env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, limitMemory: worker.LimitMemory,
 		terminal: func() (terminal, bool) { return fileTerminal(stdout) }, lookupEnv: os.LookupEnv}, args)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
@@ -50,13 +51,13 @@ func newMCPCommand(e *env) *cli.Command {
 				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
 				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
 				"Past %d waiting calls a call is answered busy at once. These kinds reach the client in the call's\n"+
-				"result; the server's own exit status is one of:", mcpWorkers, mcpMaxWorkers, workerGrace, mcpQueue) +
+				"result; the server's own exit status is one of:", mcpserver.Workers, mcpserver.MaxWorkers, query.WorkerGrace, mcpserver.WorkerQueue) +
 			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase, ctool.KindInternal),
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on an address other machines can reach"},
-			&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop each call after `D` (at most 1m)"},
+			&cli.DurationFlag{Name: "timeout", Value: query.DefaultTimeout, Usage: "stop each call after `D` (at most 1m)"},
 			&cli.DurationFlag{Name: "drain", Value: mcpserver.DefaultDrain, Usage: "on SIGTERM, let --http calls in flight finish for up to `D`"},
 			&cli.StringFlag{Name: "metrics", Usage: "serve /healthz, /readyz and /metrics on `ADDR` (host:port), apart from --http"},
 			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
@@ -204,8 +205,8 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	build := b.ID
 	release()
 
-	log := &lockedWriter{w: e.stderr}
-	pool, err := startPool(ctx, opts.db, log, metrics)
+	log := mcpserver.NewLog(e.stderr)
+	pool, err := mcpserver.StartPool(ctx, opts.db, log, metrics)
 	if err != nil {
 		return err
 	}
@@ -223,13 +224,13 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 			return err
 		}
 	} else if addr != "" && !mcpserver.IsLoopback(addr) {
-		mcpserver.LogWarning(log, "--http "+addr+" has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
+		log.Warning("--http " + addr + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
 	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version,
 		Search: pool, Metrics: metrics, Auth: auth})
 	if addr == "" {
 		health.Ready()
-		mcpserver.LogStart(log, "stdio", build, metricsURL)
+		log.Start("stdio", build, metricsURL)
 		return mcpserver.ServeStdio(ctx, srv, e.stdin, e.stdout, timeout)
 	}
 	return mcpserver.ServeHTTP(ctx, now, srv, mcpserver.HTTPConfig{Addr: addr, Timeout: timeout, Drain: opts.drain,

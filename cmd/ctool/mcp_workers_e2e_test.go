@@ -25,6 +25,8 @@ import (
 
 	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/mcpserver"
+	"github.com/azabudai/ctool/worker"
 )
 
 func TestMCPWorkers(t *testing.T) {
@@ -65,8 +67,8 @@ func testEngineCasesStdio(t *testing.T) {
 	p := startMCP(t, nil, "--db", db, "--timeout", "5s")
 	p.initialize(t)
 	server := p.cmd.Process.Pid
-	if n := len(childProcs(t, server)); n != mcpWorkers {
-		t.Errorf("%d workers after the start, want %d warm", n, mcpWorkers)
+	if n := len(childProcs(t, server)); n != mcpserver.Workers {
+		t.Errorf("%d workers after the start, want %d warm", n, mcpserver.Workers)
 	}
 
 	for i, wave := range engineWaves() {
@@ -95,7 +97,7 @@ func testEngineCasesStdio(t *testing.T) {
 	// most, and the warm ones back.
 	waitFor(t, "workers replaced, no zombies", func() bool {
 		kids := childProcs(t, server)
-		return len(kids) >= mcpWorkers && len(kids) <= mcpMaxWorkers && !slices.Contains(kids, "Z")
+		return len(kids) >= mcpserver.Workers && len(kids) <= mcpserver.MaxWorkers && !slices.Contains(kids, "Z")
 	})
 	for _, l := range p.stderr.lines(t) {
 		if w, ok := l["worker"]; ok && w != "crashed" && w != "killed" && w != "out_of_memory" && w != "engine_failed" && w != "retired" {
@@ -365,7 +367,7 @@ func workersOf(t *testing.T, db string) []string {
 	var found []string
 	for _, e := range entries {
 		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.Contains(b, []byte(workerCommand)) && bytes.Contains(b, []byte(db)) {
+		if err == nil && bytes.Contains(b, []byte(worker.CommandName)) && bytes.Contains(b, []byte(db)) {
 			found = append(found, e.Name())
 		}
 	}

@@ -9,13 +9,9 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/worker"
 	"github.com/urfave/cli/v2"
 )
-
-// maxQueryTimeout bounds --timeout: one agent call must not hold the machine for long.
-const maxQueryTimeout = time.Minute
-
-const defaultQueryTimeout = 5 * time.Second
 
 var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindTooLarge, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindCrashed}
 
@@ -23,7 +19,7 @@ func queryFlags() []cli.Flag {
 	return []cli.Flag{
 		dbFlag(),
 		formatFlag("output", query.FormatTable, query.Formats...),
-		&cli.DurationFlag{Name: "timeout", Value: defaultQueryTimeout, Usage: "stop the query after `D` (at most 1m)"},
+		&cli.DurationFlag{Name: "timeout", Value: query.DefaultTimeout, Usage: "stop the query after `D` (at most 1m)"},
 	}
 }
 
@@ -97,9 +93,9 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout)
 	defer cancel()
-	res, err := queryInChild(ctx, opts.db, opts.dataset, sqlText)
+	res, err := worker.QueryOnce(ctx, opts.db, opts.dataset, sqlText)
 	if err != nil {
-		return query.TimeoutHint(ctx, err, opts.timeout, maxQueryTimeout)
+		return query.TimeoutHint(ctx, err, opts.timeout, query.MaxTimeout)
 	}
 	if t, ok := e.stdoutTerminal(); ok && opts.format == query.FormatTable {
 		if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {

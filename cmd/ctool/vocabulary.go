@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"time"
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/query"
@@ -19,7 +18,7 @@ func vocabulary(ctx context.Context, path string) schema.Vocabulary {
 	}
 	live := database.NewLive(path)
 	defer live.Close()
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, query.DefaultTimeout)
 	defer cancel()
 	v, err := query.NewEngine(live).Vocabulary(ctx)
 	if err != nil {

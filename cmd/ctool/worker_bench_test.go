@@ -8,8 +8,10 @@ import (
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/worker"
 )
 
 // BenchmarkPoolQuery shows the worker hop alone: the same queries through a pool of one warm worker
@@ -38,11 +40,12 @@ func BenchmarkPoolQuery(b *testing.B) {
 	}
 	runners := []runner{{"engine", engine.Query}}
 	// A worker as `ctool query` starts it (DuckDB's threads per core) and as `ctool mcp` does.
-	for _, threads := range []int{0, mcpWorkerThreads} {
-		pool, err := newPool(db, 1, 1, 0, threads, nil, nil)
+	for _, threads := range []int{0, mcpserver.WorkerThreads} {
+		cmd, err := worker.Command(worker.Options{DB: db, Threads: threads, Warm: true})
 		if err != nil {
 			b.Fatal(err)
 		}
+		pool := worker.NewPool(worker.Config{Command: cmd, Size: 1, Max: 1, Grace: query.WorkerGrace})
 		if err := pool.Start(ctx); err != nil {
 			b.Fatal(err)
 		}
