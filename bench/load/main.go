@@ -425,29 +425,12 @@ func ingest(ctx context.Context, input, db string) error {
 
 // copyInput copies the sample input; changed renames one product, so that its ingest is a new build.
 func copyInput(from, to string, changed bool) error {
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			return err
-		}
-		if changed && e.Name() == "filtered_product_data.csv" {
+	return benchkit.CopyFiles(from, to, nil, func(name string, b []byte) []byte {
+		if changed && name == "filtered_product_data.csv" {
 			b = bytes.Replace(b, []byte("手巻き寿司セット 天然本鮪入り"), []byte("手巻き寿司セット 天然本鮪入り（特上）"), 1)
 		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+		return b
+	})
 }
 
 // freeAddr is a loopback address with a port free now, for a replica that must come back on it.

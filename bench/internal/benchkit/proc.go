@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,3 +170,31 @@ func treeSum(pid int, file, field string) int64 {
 
 // errNoAnswer is a server's output ending before the answer.
 var errNoAnswer = errors.New("the server closed its output")
+
+// CopyFiles copies the regular files of dir from that keep accepts (all if nil) into dir to (created),
+// each through edit (unchanged if nil).
+func CopyFiles(from, to string, keep func(name string) bool, edit func(name string, b []byte) []byte) error {
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || (keep != nil && !keep(e.Name())) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if edit != nil {
+			b = edit(e.Name(), b)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
