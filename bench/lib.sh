@@ -36,3 +36,11 @@ generate_input() {
 		say "reusing $1 (REGEN=1 to rewrite it)"
 	fi
 }
+
+# sample_build ingests input/ into $tmp/ctool.duckdb, $tmp a new temporary directory removed on exit.
+sample_build() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	say "ingesting input/ into $tmp/ctool.duckdb"
+	bin/ctool ingest --input input --db "$tmp/ctool.duckdb" >/dev/null
+}

@@ -16,10 +16,7 @@ RESULT=bench/results/mcp-auth.md
 source bench/lib.sh
 
 build_helpers mcpauth
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-say "ingesting input/ into $tmp/ctool.duckdb"
-bin/ctool ingest --input input --db "$tmp/ctool.duckdb" >/dev/null
+sample_build
 
 cmd="bench/out/mcpauth -ctool bin/ctool -db DB -calls $AUTH_CALLS -warmup $AUTH_WARMUP"
 say "timing: ${cmd/DB/$tmp/ctool.duckdb}"

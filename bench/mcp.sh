@@ -26,10 +26,7 @@ mkdir -p bench/out bench/results
 say "building bench/out/mcpcalls"
 go build -trimpath -ldflags '-s -w' -o bench/out/mcpcalls ./bench/mcpcalls
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-say "ingesting input/ into $tmp/ctool.duckdb"
-bin/ctool ingest --input input --db "$tmp/ctool.duckdb" >/dev/null
+sample_build
 
 cmd="bench/out/mcpcalls -ctool bin/ctool -db DB -calls $CALLS -procs $PROCS -warmup $WARMUP"
 say "timing: ${cmd/DB/$tmp/ctool.duckdb}"

@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/azabudai/ctool/bench/internal/benchkit"
 )
 
 const (
@@ -105,19 +107,10 @@ func run(rows int, src, out string, seed uint64) error {
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	// The sample's other files, unchanged; the products file is written below.
+	keep := func(name string) bool { return strings.HasSuffix(name, ".csv") && name != productsFile }
+	if err := benchkit.CopyFiles(src, tmp, keep, nil); err != nil {
 		return err
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".csv") && e.Name() != productsFile {
-			if err := copyFile(filepath.Join(src, e.Name()), filepath.Join(tmp, e.Name())); err != nil {
-				return err
-			}
-		}
 	}
 	stores, err := readStores(filepath.Join(src, storesFile))
 	if err != nil {
@@ -135,23 +128,6 @@ func run(rows int, src, out string, seed uint64) error {
 	}
 	fmt.Printf("gen: wrote %s: %d products rows, %d bytes (%d bytes/row)\n", out, rows, size, size/int64(max(rows, 1)))
 	return nil
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // readStores takes the ids, names and categories from the sample stores file, so that every

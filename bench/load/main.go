@@ -18,9 +18,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +31,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/azabudai/ctool/bench/internal/benchkit"
 )
 
 var (
@@ -94,31 +96,37 @@ func run(ctx context.Context) error {
 	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 	failed := false
 	next := 1
-	srv, err := startServer(ctx, tmp, "a", db, "127.0.0.1:0")
+	// runs runs the load once per client count, each run's ingest with the other input than the last.
+	runs := func(about, plan, setup, url string, maxCrashed int, events func(in string) []event) {
+		for _, n := range clients {
+			say("%s, %d clients, %s: %s", about, n, *duration, plan)
+			in := inputs[next%2]
+			next++
+			s := runLoad(ctx, url, n, events(in))
+			fmt.Println(s.row(setup, n))
+			if !s.ok(maxCrashed) {
+				failed = true
+			}
+		}
+	}
+	srv, err := startServer(ctx, "a", db, "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	for _, n := range clients {
-		say("one server, %d clients, %s: an ingest at 1/3, a worker killed at 2/3", n, *duration)
-		in := inputs[next%2]
-		next++
-		s := runLoad(ctx, srv.url, n, []event{
+	runs("one server", "an ingest at 1/3, a worker killed at 2/3", "one server", srv.url, 1, func(in string) []event {
+		return []event{
 			{at: *duration / 3, what: "ingest", do: func() error { return ingest(ctx, in, db) }, newBuild: true},
 			{at: *duration * 2 / 3, what: "kill a worker", do: srv.killWorker},
-		})
-		fmt.Println(s.row("one server", n))
-		if !s.ok(1) {
-			failed = true
 		}
-	}
+	})
 	srv.stop()
 
 	if *withNginx {
-		a, err := startServer(ctx, tmp, "a", db, freeAddr())
+		a, err := startServer(ctx, "a", db, freeAddr())
 		if err != nil {
 			return err
 		}
-		b, err := startServer(ctx, tmp, "b", db, freeAddr())
+		b, err := startServer(ctx, "b", db, freeAddr())
 		if err != nil {
 			a.stop()
 			return err
@@ -129,26 +137,19 @@ func run(ctx context.Context) error {
 			b.stop()
 			return err
 		}
-		for _, n := range clients {
-			say("two replicas behind nginx, %d clients, %s: an ingest at 1/4, replica a drained and restarted at 1/2", n, *duration)
-			in := inputs[next%2]
-			next++
-			s := runLoad(ctx, proxy.url, n, []event{
+		runs("two replicas behind nginx", "an ingest at 1/4, replica a drained and restarted at 1/2", "2 replicas + nginx", proxy.url, 0, func(in string) []event {
+			return []event{
 				{at: *duration / 4, what: "ingest", do: func() error { return ingest(ctx, in, db) }, newBuild: true},
 				{at: *duration / 2, what: "drain and restart replica a", do: func() error {
 					if err := a.drain(); err != nil {
 						return err
 					}
 					var err error
-					a, err = startServer(ctx, tmp, "a", db, a.addr)
+					a, err = startServer(ctx, "a", db, a.addr)
 					return err
 				}},
-			})
-			fmt.Println(s.row("2 replicas + nginx", n))
-			if !s.ok(0) {
-				failed = true
 			}
-		}
+		})
 		proxy.stop()
 		a.stop()
 		b.stop()
@@ -266,27 +267,18 @@ func runLoad(ctx context.Context, url string, clients int, events []event) *stat
 
 // call makes one tools/call and returns the error kind of a failed call ("" for an answer) and the
 // build the answer names.
-func call(ctx context.Context, hc *http.Client, url string, id int64, tool, sql string) (kind, build string, err error) {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
-		"params": map[string]any{"name": tool, "arguments": map[string]string{"sql_query": sql}}})
-	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
-	if err != nil {
-		return "", "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	resp, err := hc.Do(req)
-	if err != nil {
+func call(ctx context.Context, hc *http.Client, endpoint string, id int64, tool, sql string) (kind, build string, err error) {
+	c := benchkit.HTTP{URL: endpoint, Client: hc, Protocol: "2025-11-25"}
+	b, err := c.Send(ctx, benchkit.Encode(id, "tools/call", benchkit.ToolCall(tool, map[string]string{"sql_query": sql})))
+	var status *benchkit.StatusError
+	var transport *url.Error
+	switch {
+	case errors.As(err, &status):
+		return "", "", fmt.Errorf("HTTP %d", status.Code)
+	case errors.As(err, &transport):
 		return "", "", errors.New("transport error")
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
+	case err != nil:
 		return "", "", errors.New("reading the answer")
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", "", fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
 	var msg struct {
 		Result *struct {
@@ -296,7 +288,6 @@ func call(ctx context.Context, hc *http.Client, url string, id int64, tool, sql 
 				Text string `json:"text"`
 			} `json:"content"`
 		} `json:"result"`
-		Error *struct{ Message string } `json:"error"`
 	}
 	if err := json.Unmarshal(b, &msg); err != nil || msg.Result == nil {
 		return "", "", errors.New("not a tools/call result")
@@ -315,13 +306,9 @@ func call(ctx context.Context, hc *http.Client, url string, id int64, tool, sql 
 	return "", build, nil
 }
 
-func (s *stats) percentile(p float64) float64 {
-	if len(s.took) == 0 {
-		return 0
-	}
-	sort.Slice(s.took, func(i, j int) bool { return s.took[i] < s.took[j] })
-	i := int(p * float64(len(s.took)-1))
-	return float64(s.took[i].Microseconds()) / 1000
+// ms is the p-th percentile of the answered calls' times, in milliseconds.
+func (s *stats) ms(p int) float64 {
+	return float64(benchkit.Percentile(s.took, p).Microseconds()) / 1000
 }
 
 func (s *stats) row(setup string, clients int) string {
@@ -340,7 +327,7 @@ func (s *stats) row(setup string, clients int) string {
 		failed += " (" + strings.Join(whys, ", ") + ")"
 	}
 	return fmt.Sprintf("| %s | %d | %d | %.0f | %.1f | %.1f | %d | %d | %s | %s |", setup, clients, s.calls,
-		float64(s.calls)/s.elapsed.Seconds(), s.percentile(.5), s.percentile(.99), s.timeouts, s.crashed, failed, strings.Join(builds, ", "))
+		float64(s.calls)/s.elapsed.Seconds(), s.ms(50), s.ms(99), s.timeouts, s.crashed, failed, strings.Join(builds, ", "))
 }
 
 // ok checks a run: no failed call, at most maxCrashed crashed ones, every answer naming one build, and
@@ -389,83 +376,41 @@ func (s *stats) ok(maxCrashed int) bool {
 
 type server struct {
 	name, addr, url string
-	cmd             *exec.Cmd
-	exited          chan error
+	proc            *benchkit.Proc
 }
 
-func startServer(ctx context.Context, tmp, name, db, addr string) (*server, error) {
-	logPath := filepath.Join(tmp, "server-"+name+".log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
-	start, _ := logf.Seek(0, io.SeekEnd)
+func startServer(ctx context.Context, name, db, addr string) (*server, error) {
 	cmd := exec.CommandContext(ctx, *ctoolBin, "mcp", "--db", db, "--http", addr, "--timeout", serverTO.String(), "--drain", "30s")
-	cmd.Stderr = logf
-	if err := cmd.Start(); err != nil {
-		return nil, err
+	p, url, err := benchkit.StartServing(cmd, time.Minute)
+	if err != nil {
+		return nil, fmt.Errorf("ctool mcp %s: %w", name, err)
 	}
-	s := &server{name: name, cmd: cmd, exited: make(chan error, 1)}
-	go func() { s.exited <- cmd.Wait() }()
-	for range 600 { // at most a minute
-		b, _ := os.ReadFile(logPath)
-		if line, _, ok := strings.Cut(string(b[start:]), "\n"); ok {
-			var l struct{ Serving string }
-			if json.Unmarshal([]byte(line), &l) == nil && l.Serving != "" {
-				s.url = l.Serving
-				s.addr = strings.TrimSuffix(strings.TrimPrefix(l.Serving, "http://"), "/mcp")
-				return s, nil
-			}
-		}
-		select {
-		case err := <-s.exited:
-			return nil, fmt.Errorf("ctool mcp %s exited: %v\n%s", name, err, b)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	s.stop()
-	return nil, fmt.Errorf("ctool mcp %s did not start", name)
+	addr = strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	return &server{name: name, addr: addr, url: url, proc: p}, nil
 }
 
 // drain sends SIGTERM and waits for the exit, which must be 0.
 func (s *server) drain() error {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.exited:
-		if err != nil {
-			return fmt.Errorf("replica %s after SIGTERM: %v", s.name, err)
-		}
-		return nil
-	case <-time.After(time.Minute):
-		s.cmd.Process.Kill()
+	killed, err := s.proc.Stop(syscall.SIGTERM, time.Minute)
+	switch {
+	case killed:
 		return fmt.Errorf("replica %s did not stop within a minute of SIGTERM", s.name)
+	case err != nil:
+		return fmt.Errorf("replica %s after SIGTERM: %v", s.name, err)
 	}
+	return nil
 }
 
 func (s *server) stop() {
-	if s == nil {
-		return
-	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(time.Minute):
-		s.cmd.Process.Kill()
-		<-s.exited
+	if s != nil {
+		s.proc.Stop(syscall.SIGTERM, time.Minute)
 	}
 }
 
 // killWorker kills one of the server's query workers (SIGKILL), as an operator or the OOM killer might.
 func (s *server) killWorker() error {
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", s.cmd.Process.Pid))
-	for _, t := range tasks {
-		b, _ := os.ReadFile(t)
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				return syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
+	if pids := benchkit.Descendants(s.proc.Cmd.Process.Pid); len(pids) > 1 {
+		return syscall.Kill(pids[1], syscall.SIGKILL)
 	}
 	return errors.New("no worker process found")
 }
@@ -480,29 +425,12 @@ func ingest(ctx context.Context, input, db string) error {
 
 // copyInput copies the sample input; changed renames one product, so that its ingest is a new build.
 func copyInput(from, to string, changed bool) error {
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			return err
-		}
-		if changed && e.Name() == "filtered_product_data.csv" {
+	return benchkit.CopyFiles(from, to, nil, func(name string, b []byte) []byte {
+		if changed && name == "filtered_product_data.csv" {
 			b = bytes.Replace(b, []byte("手巻き寿司セット 天然本鮪入り"), []byte("手巻き寿司セット 天然本鮪入り（特上）"), 1)
 		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+		return b
+	})
 }
 
 // freeAddr is a loopback address with a port free now, for a replica that must come back on it.
@@ -516,9 +444,8 @@ func freeAddr() string {
 }
 
 type nginx struct {
-	url    string
-	cmd    *exec.Cmd
-	exited chan error
+	url  string
+	proc *benchkit.Proc
 }
 
 // nginxConf proxies /mcp to the replicas. A replica that is draining answers 503 and one that is
@@ -580,11 +507,11 @@ func startNginx(ctx context.Context, tmp, a, b string) (*nginx, error) {
 	cmd := exec.CommandContext(ctx, bin, "-p", dir, "-c", confPath, "-e", filepath.Join(dir, "error.log"))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	p, err := benchkit.Start(cmd)
+	if err != nil {
 		return nil, err
 	}
-	n := &nginx{url: "http://" + listen + "/mcp", cmd: cmd, exited: make(chan error, 1)}
-	go func() { n.exited <- cmd.Wait() }()
+	n := &nginx{url: "http://" + listen + "/mcp", proc: p}
 	for range 100 {
 		if c, err := net.Dial("tcp", listen); err == nil {
 			c.Close()
@@ -592,9 +519,9 @@ func startNginx(ctx context.Context, tmp, a, b string) (*nginx, error) {
 			return n, nil
 		}
 		select {
-		case err := <-n.exited:
+		case <-p.Exited():
 			el, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			return nil, fmt.Errorf("nginx exited: %v\n%s%s", err, out.String(), el)
+			return nil, fmt.Errorf("nginx exited: %v\n%s%s", p.Err(), out.String(), el)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -602,15 +529,7 @@ func startNginx(ctx context.Context, tmp, a, b string) (*nginx, error) {
 	return nil, errors.New("nginx did not listen")
 }
 
-func (n *nginx) stop() {
-	n.cmd.Process.Signal(syscall.SIGQUIT)
-	select {
-	case <-n.exited:
-	case <-time.After(10 * time.Second):
-		n.cmd.Process.Kill()
-		<-n.exited
-	}
-}
+func (n *nginx) stop() { n.proc.Stop(syscall.SIGQUIT, 10*time.Second) }
 
 func fileExists(p string) bool {
 	_, err := os.Stat(p)

@@ -9,25 +9,22 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/azabudai/ctool/bench/internal/benchkit"
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 )
@@ -94,9 +91,9 @@ func run(ctool, db string, n, warmup int) error {
 				}
 			}
 		}
-		p50off, p50on := pct(off, 50), pct(on, 50)
+		p50off, p50on := benchkit.Percentile(off, 50), benchkit.Percentile(on, 50)
 		fmt.Printf("| %s | %s | %s | %+.3f ms | %s | %s |\n", c.label, ms(p50off), ms(p50on),
-			float64(p50on-p50off)/float64(time.Millisecond), ms(pct(off, 99)), ms(pct(on, 99)))
+			float64(p50on-p50off)/float64(time.Millisecond), ms(benchkit.Percentile(off, 99)), ms(benchkit.Percentile(on, 99)))
 	}
 	return nil
 }
@@ -132,89 +129,37 @@ func startIssuer() (issuer, token string, err error) {
 }
 
 type server struct {
-	cmd *exec.Cmd
-	url string
+	proc *benchkit.Proc
+	url  string
 }
 
-// startServer runs ctool mcp and reads the URL it serves from its first log line.
+// startServer runs ctool mcp and reads the URL it serves from its log.
 func startServer(ctool string, args ...string) (*server, error) {
-	cmd := exec.Command(ctool, append([]string{"mcp"}, args...)...)
-	stderr, err := cmd.StderrPipe()
+	p, url, err := benchkit.StartServing(exec.Command(ctool, append([]string{"mcp"}, args...)...), time.Minute)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ctool mcp did not start: %s: %w", strings.Join(args, " "), err)
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &server{cmd: cmd}
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		var start struct{ Serving string }
-		if json.Unmarshal(lines.Bytes(), &start) == nil && start.Serving != "" {
-			s.url = start.Serving
-			break
-		}
-		fmt.Fprintln(os.Stderr, lines.Text())
-	}
-	if s.url == "" {
-		s.stop()
-		return nil, errors.New("ctool mcp did not start: " + strings.Join(args, " "))
-	}
-	go io.Copy(io.Discard, stderr)
-	return s, nil
+	return &server{p, url}, nil
 }
 
-func (s *server) stop() {
-	s.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-	}
-}
+func (s *server) stop() { s.proc.Stop(os.Interrupt, 10*time.Second) }
 
 func request(c call) []byte {
-	msg := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ping"}
-	if c.tool != "" {
-		msg["method"], msg["params"] = "tools/call", map[string]any{"name": c.tool, "arguments": c.args}
+	if c.tool == "" {
+		return benchkit.Encode(1, "ping", nil)
 	}
-	b, _ := json.Marshal(msg)
-	return b
+	return benchkit.Encode(1, "tools/call", benchkit.ToolCall(c.tool, c.args))
 }
 
 func post(client *http.Client, url, token string, body []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
-	if err != nil {
-		return err
+	c := benchkit.HTTP{URL: url, Client: client, Token: token}
+	b, err := c.Send(ctx, body)
+	if err == nil && bytes.Contains(b, []byte(`"isError":true`)) {
+		err = fmt.Errorf("a tool error: %.200s", b)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK || bytes.Contains(b, []byte(`"isError":true`)) {
-		return fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, b)
-	}
-	return nil
-}
-
-func pct(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[(len(s)-1)*p/100]
+	return err
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/float64(time.Millisecond)) }

@@ -11,18 +11,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/azabudai/ctool/bench/internal/benchkit"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
@@ -79,7 +77,7 @@ func run(ctool, db string, n, procs, warmup int) error {
 	if err != nil {
 		return err
 	}
-	defer s.stop()
+	defer s.Stop()
 	floor, err := timeProcess(ctool, []string{"--version"}, warmup, procs)
 	if err != nil {
 		return err
@@ -108,7 +106,8 @@ func run(ctool, db string, n, procs, warmup int) error {
 		if err != nil {
 			return err
 		}
-		if text != string(out) {
+		// The process ends its output with a newline, as a line of a terminal; the MCP text has none.
+		if text != strings.TrimSuffix(string(out), "\n") {
 			return fmt.Errorf("%s: the MCP answer differs from the process's output:\n%s\n---\n%s", c.tool, text, out)
 		}
 		mcp, err := timeCalls(warmup, n, func() error { _, err := s.call(c); return err })
@@ -131,31 +130,31 @@ func run(ctool, db string, n, procs, warmup int) error {
 		if err != nil {
 			return err
 		}
-		ratio := float64(pct(proc, 50)) / float64(pct(mcp, 50))
+		ratio := float64(benchkit.Percentile(proc, 50)) / float64(benchkit.Percentile(mcp, 50))
 		aloneP50 := "n/a"
 		if alone != nil {
-			aloneP50 = ms(pct(alone, 50))
+			aloneP50 = ms(benchkit.Percentile(alone, 50))
 		}
 		name := c.tool
 		if c.label != "" {
 			name = c.label
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %.0f× | %s | %s |\n", name, ms(pct(mcp, 50)), ms(pct(mcp, 99)),
-			ms(pct(proc, 50)), ms(pct(proc, 99)), ratio, ms(pct(inProcess, 50)), aloneP50)
+		fmt.Printf("| %s | %s | %s | %s | %s | %.0f× | %s | %s |\n", name, ms(benchkit.Percentile(mcp, 50)), ms(benchkit.Percentile(mcp, 99)),
+			ms(benchkit.Percentile(proc, 50)), ms(benchkit.Percentile(proc, 99)), ratio, ms(benchkit.Percentile(inProcess, 50)), aloneP50)
 		if c.label != "" {
 			continue
 		}
-		worstP50 = max(worstP50, pct(mcp, 50))
+		worstP50 = max(worstP50, benchkit.Percentile(mcp, 50))
 		if minRatio == 0 || ratio < minRatio {
 			minRatio = ratio
 		}
 	}
 	// The floors: a ping answered by the server (the transport alone), a process that only starts.
-	pings, err := timeCalls(warmup, n, func() error { _, err := s.request("ping", map[string]any{}); return err })
+	pings, err := timeCalls(warmup, n, func() error { _, err := s.Request("ping", map[string]any{}); return err })
 	if err != nil {
 		return err
 	}
-	fmt.Printf("| floor: MCP `ping`, `ctool --version` | %s | %s | %s | %s | | | |\n\n", ms(pct(pings, 50)), ms(pct(pings, 99)), ms(pct(floor, 50)), ms(pct(floor, 99)))
+	fmt.Printf("| floor: MCP `ping`, `ctool --version` | %s | %s | %s | %s | | | |\n\n", ms(benchkit.Percentile(pings, 50)), ms(benchkit.Percentile(pings, 99)), ms(benchkit.Percentile(floor, 50)), ms(benchkit.Percentile(floor, 99)))
 	fmt.Printf("%d timed MCP calls (and in-process calls) and %d timed processes per tool, after %d untimed ones; calls one at a time.\n", n, procs, warmup)
 	fmt.Printf("Slowest MCP p50: %s (aim ≤ 2 ms: %s). Smallest process/MCP ratio of p50s: %.0f× (aim ≥ 20×: %s).\n",
 		ms(worstP50), verdict(worstP50 <= 2*time.Millisecond), minRatio, verdict(minRatio >= 20))
@@ -218,98 +217,21 @@ func timeProcess(ctool string, argv []string, warmup, procs int) ([]time.Duratio
 	return times, nil
 }
 
-// pct is the p-th percentile (nearest rank) of times.
-func pct(times []time.Duration, p int) time.Duration {
-	s := append([]time.Duration(nil), times...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	rank := (len(s)*p + 99) / 100
-	return s[max(rank-1, 0)]
-}
-
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
-// server is `ctool mcp` on stdio, spoken to in raw JSON-RPC, one request at a time.
-type server struct {
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Scanner
-	next int
-}
+// server is `ctool mcp` on stdio.
+type server struct{ *benchkit.Stdio }
 
-func startServer(ctool, db string) (*server, error) {
-	cmd := exec.Command(ctool, "mcp", "--db", db)
-	cmd.Stderr = io.Discard // one log line per call
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &server{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	s.out.Buffer(make([]byte, 1<<20), 16<<20)
-	if _, err := s.request("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "mcpcalls", "version": "1"}}); err != nil {
-		return nil, err
-	}
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-func (s *server) send(msg any) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = s.in.Write(append(b, '\n'))
-	return err
-}
-
-func (s *server) request(method string, params any) (json.RawMessage, error) {
-	s.next++
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "id": s.next, "method": method, "params": params}); err != nil {
-		return nil, err
-	}
-	for s.out.Scan() {
-		var msg struct {
-			ID     *int            `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(s.out.Bytes(), &msg); err != nil || msg.ID == nil || *msg.ID != s.next {
-			continue
-		}
-		if msg.Error != nil {
-			return nil, fmt.Errorf("%s: %s", method, msg.Error)
-		}
-		return msg.Result, nil
-	}
-	return nil, fmt.Errorf("%s: ctool mcp closed its output: %v", method, s.out.Err())
+func startServer(ctool, db string) (server, error) {
+	s, err := benchkit.StartStdio([]string{ctool, "mcp", "--db", db}, "mcpcalls", "2025-11-25")
+	return server{s}, err
 }
 
 // call makes a tool call and returns its text content.
-func (s *server) call(c call) (string, error) {
-	raw, err := s.request("tools/call", map[string]any{"name": c.tool, "arguments": c.args})
+func (s server) call(c call) (string, error) {
+	text, err := s.Call(benchkit.ToolCall(c.tool, c.args))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", c.tool, err)
 	}
-	var res struct {
-		Content []struct{ Text string }
-		IsError bool `json:"isError"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) != 1 || res.IsError {
-		return "", fmt.Errorf("%s: %s", c.tool, raw)
-	}
-	return res.Content[0].Text, nil
-}
-
-func (s *server) stop() {
-	s.in.Close()
-	s.cmd.Wait()
+	return text, nil
 }

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -23,7 +22,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/azabudai/ctool/bench/internal/benchkit"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 
@@ -179,7 +178,7 @@ type side struct {
 }
 
 func (s side) params(q int, n int) map[string]any {
-	return map[string]any{"name": s.tools[q], "arguments": map[string]string{s.arg: fmt.Sprintf(queries[q].sql, n)}}
+	return benchkit.ToolCall(s.tools[q], map[string]string{s.arg: fmt.Sprintf(queries[q].sql, n)})
 }
 
 func runMain(args []string) error {
@@ -219,13 +218,13 @@ func runMain(args []string) error {
 		rss[r] = make([]int64, len(sides))
 		afters[r] = make([]after, len(sides))
 		// stdio: both servers up, blocks interleaved A B A B ... per query.
-		var servers []*stdioServer
+		var servers []*benchkit.Stdio
 		for _, sd := range sides {
-			s, err := startStdio(sd.argv)
+			s, err := benchkit.StartStdio(sd.argv, "peer", protocol)
 			if err != nil {
 				return fmt.Errorf("%s: %w", sd.name, err)
 			}
-			defer s.stop()
+			defer s.Stop()
 			servers = append(servers, s)
 		}
 		for q := range queries {
@@ -237,7 +236,7 @@ func runMain(args []string) error {
 			times := make([][]time.Duration, len(sides))
 			for i, sd := range sides {
 				for k := 0; k < *warmup; k++ {
-					if _, err := servers[i].call(sd.params(q, int(seq.Add(1)))); err != nil {
+					if _, err := servers[i].Call(sd.params(q, int(seq.Add(1)))); err != nil {
 						return fmt.Errorf("%s: %w", sd.name, err)
 					}
 				}
@@ -249,7 +248,7 @@ func runMain(args []string) error {
 					for k := 0; k < *block; k++ {
 						p := sd.params(q, int(seq.Add(1)))
 						start := time.Now()
-						if _, err := servers[i].call(p); err != nil {
+						if _, err := servers[i].Call(p); err != nil {
 							return fmt.Errorf("%s: %w", sd.name, err)
 						}
 						times[i] = append(times[i], time.Since(start))
@@ -257,11 +256,11 @@ func runMain(args []string) error {
 				}
 			}
 			for i := range sides {
-				p50s[r][i] = append(p50s[r][i], pct(times[i], 50))
+				p50s[r][i] = append(p50s[r][i], benchkit.Percentile(times[i], 50))
 			}
 		}
 		for _, s := range servers {
-			s.stop()
+			s.Stop()
 		}
 		// HTTP: one server at a time (they share the two cores), alternating which goes first.
 		for j := range sides {
@@ -278,13 +277,13 @@ func runMain(args []string) error {
 					h.stop()
 					return fmt.Errorf("%s over HTTP, %d clients: %w", sd.name, n, err)
 				}
-				res[c] = httpRes{float64(len(times)) / elapsed.Seconds(), pct(times, 50), pct(times, 99), errs}
+				res[c] = httpRes{float64(len(times)) / elapsed.Seconds(), benchkit.Percentile(times, 50), benchkit.Percentile(times, 99), errs}
 			}
 			https[r][i] = res
 			rss[r][i] = h.peakRSS()
 			time.Sleep(*settle)
-			pid := h.cmd.Process.Pid
-			afters[r][i] = after{treeRSS(pid), treePSS(pid), int64(len(descendants(pid)))}
+			pid := h.proc.Cmd.Process.Pid
+			afters[r][i] = after{benchkit.TreeRSS(pid), benchkit.TreePSS(pid), int64(len(benchkit.Descendants(pid)))}
 			h.stop()
 		}
 	}
@@ -341,10 +340,10 @@ func runMain(args []string) error {
 }
 
 // sameRows checks that both servers find the same number of rows for query q.
-func sameRows(sides []side, servers []*stdioServer, q int, seq *atomic.Int64) error {
+func sameRows(sides []side, servers []*benchkit.Stdio, q int, seq *atomic.Int64) error {
 	var counts []int
 	for i, sd := range sides {
-		text, err := servers[i].call(sd.params(q, int(seq.Add(1))))
+		text, err := servers[i].Call(sd.params(q, int(seq.Add(1))))
 		if err != nil {
 			return fmt.Errorf("%s: %w", sd.name, err)
 		}
@@ -394,132 +393,16 @@ func each(n int, f func(int) string) string {
 
 func msf(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }
 
-// pct is the p-th percentile (nearest rank) of times.
-func pct(times []time.Duration, p int) time.Duration {
-	if len(times) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), times...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	rank := (len(s)*p + 99) / 100
-	return s[max(rank-1, 0)]
-}
-
-// stdioServer is an MCP server on stdio, spoken to in raw JSON-RPC, one request at a time.
-type stdioServer struct {
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Scanner
-	next int
-}
-
-func startStdio(argv []string) (*stdioServer, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = io.Discard
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &stdioServer{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	s.out.Buffer(make([]byte, 1<<20), 16<<20)
-	if _, err := s.request("initialize", initParams); err != nil {
-		s.stop()
-		return nil, err
-	}
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-var initParams = map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-	"clientInfo": map[string]any{"name": "peer", "version": "1"}}
-
-func (s *stdioServer) send(msg any) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = s.in.Write(append(b, '\n'))
-	return err
-}
-
-func (s *stdioServer) request(method string, params any) (json.RawMessage, error) {
-	s.next++
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "id": s.next, "method": method, "params": params}); err != nil {
-		return nil, err
-	}
-	for s.out.Scan() {
-		var msg rpcResponse
-		if err := json.Unmarshal(s.out.Bytes(), &msg); err != nil || msg.ID == nil || *msg.ID != s.next {
-			continue
-		}
-		if msg.Error != nil {
-			return nil, fmt.Errorf("%s: %s", method, msg.Error)
-		}
-		return msg.Result, nil
-	}
-	return nil, fmt.Errorf("%s: the server closed its output: %v", method, s.out.Err())
-}
-
-type rpcResponse struct {
-	ID     *int            `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
-// call makes a tool call and returns its text content; an error result is an error.
-func (s *stdioServer) call(params map[string]any) (string, error) {
-	raw, err := s.request("tools/call", params)
-	if err != nil {
-		return "", err
-	}
-	return toolText(raw)
-}
-
-func toolText(raw json.RawMessage) (string, error) {
-	var res struct {
-		Content []struct{ Text string }
-		IsError bool `json:"isError"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) != 1 || res.IsError {
-		return "", fmt.Errorf("tool error: %.300s", raw)
-	}
-	return res.Content[0].Text, nil
-}
-
-func (s *stdioServer) stop() {
-	if s.cmd.ProcessState != nil {
-		return
-	}
-	s.in.Close()
-	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		s.cmd.Process.Kill()
-		<-done
-	}
-}
+// protocol is the MCP revision the client asks for: one both servers speak.
+const protocol = "2025-06-18"
 
 // httpServer is a server started on a loopback port for streamable HTTP.
 type httpServer struct {
-	cmd     *exec.Cmd
-	url     string
-	stopped chan struct{}
-	peak    atomic.Int64
-	done    chan struct{}
+	proc *benchkit.Proc
+	url  string
+	peak atomic.Int64
+	done chan struct{}
 }
-
-var servingRE = regexp.MustCompile(`"serving":"(http[^"]*)"`)
 
 func startHTTP(sd side) (*httpServer, error) {
 	argv := append([]string(nil), sd.argv...)
@@ -542,46 +425,24 @@ func startHTTP(sd side) (*httpServer, error) {
 		argv = append(argv, "--http", "127.0.0.1:0")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	stderr, err := cmd.StderrPipe()
+	var p *benchkit.Proc
+	var err error
+	if url == "" {
+		p, url, err = benchkit.StartServing(cmd, 30*time.Second)
+	} else {
+		cmd.Stderr = io.Discard
+		p, err = benchkit.Start(cmd)
+	}
 	if err != nil {
 		return nil, err
 	}
-	cmd.Stdout = io.Discard
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	h := &httpServer{cmd: cmd, done: make(chan struct{}), stopped: make(chan struct{})}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-	}()
-	go func() { cmd.Wait(); close(h.stopped) }()
+	h := &httpServer{proc: p, url: url, done: make(chan struct{})}
 	go h.sample()
-	if url == "" {
-		select {
-		case url = <-found:
-		case <-h.stopped:
-			return nil, errors.New("the server exited")
-		case <-time.After(30 * time.Second):
-			h.stop()
-			return nil, errors.New("the server did not say where it listens")
-		}
-	}
-	h.url = url
 	// Wait until it answers.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		c := newHTTPClient(h.url)
-		if err := c.initialize(); err == nil {
+		if err := c.Initialize(context.Background(), "peer", protocol); err == nil {
 			break
 		} else if time.Now().After(deadline) {
 			h.stop()
@@ -600,10 +461,10 @@ func (h *httpServer) sample() {
 		select {
 		case <-h.done:
 			return
-		case <-h.stopped:
+		case <-h.proc.Exited():
 			return
 		case <-t.C:
-			if rss := treeRSS(h.cmd.Process.Pid); rss > h.peak.Load() {
+			if rss := benchkit.TreeRSS(h.proc.Cmd.Process.Pid); rss > h.peak.Load() {
 				h.peak.Store(rss)
 			}
 		}
@@ -611,7 +472,7 @@ func (h *httpServer) sample() {
 }
 
 func (h *httpServer) peakRSS() int64 {
-	if rss := treeRSS(h.cmd.Process.Pid); rss > h.peak.Load() {
+	if rss := benchkit.TreeRSS(h.proc.Cmd.Process.Pid); rss > h.peak.Load() {
 		h.peak.Store(rss)
 	}
 	return h.peak.Load()
@@ -623,85 +484,15 @@ func (h *httpServer) stop() {
 	default:
 		close(h.done)
 	}
-	h.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-h.stopped:
-	case <-time.After(10 * time.Second):
-		h.cmd.Process.Kill()
-		<-h.stopped
-	}
-}
-
-// treeRSS sums VmRSS of pid and its descendants, from /proc.
-func treeRSS(pid int) int64 {
-	var total int64
-	for _, p := range descendants(pid) {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(line, "VmRSS:") {
-				f := strings.Fields(line)
-				if len(f) >= 2 {
-					kb, _ := strconv.ParseInt(f[1], 10, 64)
-					total += kb * 1024
-				}
-			}
-		}
-	}
-	return total
-}
-
-// descendants lists pid and its descendants: each thread's children file, as a child belongs to the
-// thread that started it.
-func descendants(pid int) []int {
-	out := []int{pid}
-	for i := 0; i < len(out); i++ {
-		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", out[i]))
-		for _, t := range tasks {
-			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", out[i], t.Name()))
-			if err != nil {
-				continue
-			}
-			for _, f := range strings.Fields(string(b)) {
-				if c, err := strconv.Atoi(f); err == nil {
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// treePSS sums the proportional set sizes of pid and its descendants: pages they share (the same
-// binary's code) counted once over all of them.
-func treePSS(pid int) int64 {
-	var total int64
-	for _, p := range descendants(pid) {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", p))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(line, "Pss:") {
-				f := strings.Fields(line)
-				if len(f) >= 2 {
-					kb, _ := strconv.ParseInt(f[1], 10, 64)
-					total += kb * 1024
-				}
-			}
-		}
-	}
-	return total
+	h.proc.Stop(os.Interrupt, 10*time.Second)
 }
 
 // load runs n clients, each with its own session, calling the three queries in turn for d.
 func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) ([]time.Duration, int64, time.Duration, error) {
-	clients := make([]*httpClient, n)
+	clients := make([]*benchkit.HTTP, n)
 	for i := range clients {
 		clients[i] = newHTTPClient(h.url)
-		if err := clients[i].initialize(); err != nil {
+		if err := clients[i].Initialize(context.Background(), "peer", protocol); err != nil {
 			return nil, 0, 0, err
 		}
 	}
@@ -715,13 +506,13 @@ func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) ([
 	run := func(until time.Time, record bool) {
 		for i := range clients {
 			wg.Add(1)
-			go func(c *httpClient, i int) {
+			go func(c *benchkit.HTTP, i int) {
 				defer wg.Done()
 				var mine []time.Duration
 				for k := i; time.Now().Before(until); k++ {
 					p := sd.params(k%len(queries), int(seq.Add(1)))
 					start := time.Now()
-					_, err := c.call(p)
+					_, err := c.Call(context.Background(), p)
 					el := time.Since(start)
 					if err != nil {
 						errs.Add(1)
@@ -755,90 +546,8 @@ func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) ([
 	return all, errs.Load(), elapsed, nil
 }
 
-// httpClient is one MCP client over streamable HTTP: it keeps the session the server gives it.
-type httpClient struct {
-	url     string
-	hc      *http.Client
-	session string
-	next    int
-}
-
 var transport = &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 0}
 
-func newHTTPClient(url string) *httpClient {
-	return &httpClient{url: url, hc: &http.Client{Transport: transport, Timeout: 30 * time.Second}}
-}
-
-func (c *httpClient) initialize() error {
-	if _, err := c.request("initialize", initParams); err != nil {
-		return err
-	}
-	return c.post(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}, nil)
-}
-
-func (c *httpClient) call(params map[string]any) (string, error) {
-	raw, err := c.request("tools/call", params)
-	if err != nil {
-		return "", err
-	}
-	return toolText(raw)
-}
-
-func (c *httpClient) request(method string, params any) (json.RawMessage, error) {
-	c.next++
-	var msg rpcResponse
-	if err := c.post(map[string]any{"jsonrpc": "2.0", "id": c.next, "method": method, "params": params}, &msg); err != nil {
-		return nil, err
-	}
-	if msg.Error != nil {
-		return nil, fmt.Errorf("%s: %s", method, msg.Error)
-	}
-	return msg.Result, nil
-}
-
-// post sends one JSON-RPC message; the answer may be JSON or an event stream of one message.
-func (c *httpClient) post(msg any, into *rpcResponse) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.url, bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("HTTP %s: %.200s", resp.Status, body)
-	}
-	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-		c.session = id
-	}
-	if into == nil {
-		return nil
-	}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		for _, line := range strings.Split(string(body), "\n") {
-			if data, ok := strings.CutPrefix(line, "data:"); ok {
-				if err := json.Unmarshal([]byte(strings.TrimSpace(data)), into); err == nil && into.ID != nil {
-					return nil
-				}
-			}
-		}
-		return fmt.Errorf("no answer in the event stream: %.200s", body)
-	}
-	return json.Unmarshal(body, into)
+func newHTTPClient(url string) *benchkit.HTTP {
+	return &benchkit.HTTP{URL: url, Client: &http.Client{Transport: transport, Timeout: 30 * time.Second}, Protocol: protocol}
 }
