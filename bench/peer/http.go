@@ -1,0 +1,179 @@
+// Both servers over streamable HTTP: started on loopback ports, loaded by N clients, memory sampled.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/azabudai/ctool/bench/internal/benchkit"
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+// protocol is the MCP revision the client asks for: one both servers speak.
+const protocol = "2025-06-18"
+
+// httpServer is a server started on a loopback port for streamable HTTP.
+type httpServer struct {
+	proc *benchkit.Proc
+	url  string
+	peak atomic.Int64
+	done chan struct{}
+}
+
+func startHTTP(sd side) (*httpServer, error) {
+	argv := append([]string(nil), sd.argv...)
+	var url string
+	if sd.arg == "sql" { // the peer: it takes a port; find a free one
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		for i, a := range argv {
+			if a == "--transport=stdio" {
+				argv[i] = "--transport=http"
+			}
+		}
+		argv = append(argv, "--host=127.0.0.1", "--port="+strconv.Itoa(port))
+		url = fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	} else {
+		argv = append(argv, "--http", "127.0.0.1:0")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var p *benchkit.Proc
+	var err error
+	if url == "" {
+		p, url, err = benchkit.StartServing(cmd, 30*time.Second)
+	} else {
+		cmd.Stderr = io.Discard
+		p, err = benchkit.Start(cmd)
+	}
+	if err != nil {
+		return nil, err
+	}
+	h := &httpServer{proc: p, url: url, done: make(chan struct{})}
+	go h.sample()
+	// Wait until it answers.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c := newHTTPClient(h.url)
+		if err := c.Initialize(context.Background(), "peer", protocol); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			h.stop()
+			return nil, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return h, nil
+}
+
+// sample records the peak of the summed resident sets of the server and its descendants.
+func (h *httpServer) sample() {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.done:
+			return
+		case <-h.proc.Exited():
+			return
+		case <-t.C:
+			if rss := benchkit.TreeRSS(h.proc.Cmd.Process.Pid); rss > h.peak.Load() {
+				h.peak.Store(rss)
+			}
+		}
+	}
+}
+
+func (h *httpServer) peakRSS() int64 {
+	if rss := benchkit.TreeRSS(h.proc.Cmd.Process.Pid); rss > h.peak.Load() {
+		h.peak.Store(rss)
+	}
+	return h.peak.Load()
+}
+
+func (h *httpServer) stop() {
+	select {
+	case <-h.done:
+	default:
+		close(h.done)
+	}
+	h.proc.Stop(os.Interrupt, 10*time.Second)
+}
+
+// load runs n clients, each with its own session, calling the three queries in turn for d.
+func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) ([]time.Duration, int64, time.Duration, error) {
+	clients := make([]*benchkit.HTTP, n)
+	for i := range clients {
+		clients[i] = newHTTPClient(h.url)
+		if err := clients[i].Initialize(context.Background(), "peer", protocol); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	// A short warm-up, untimed.
+	warm := time.Now().Add(d / 5)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var all []time.Duration
+	var errs atomic.Int64
+	var firstErr error
+	run := func(until time.Time, record bool) {
+		for i := range clients {
+			wg.Add(1)
+			go func(c *benchkit.HTTP, i int) {
+				defer wg.Done()
+				var mine []time.Duration
+				for k := i; time.Now().Before(until); k++ {
+					p := sd.params(k%len(queries), int(seq.Add(1)))
+					start := time.Now()
+					_, err := c.Call(context.Background(), p)
+					el := time.Since(start)
+					if err != nil {
+						errs.Add(1)
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
+						continue
+					}
+					mine = append(mine, el)
+				}
+				if record {
+					mu.Lock()
+					all = append(all, mine...)
+					mu.Unlock()
+				}
+			}(clients[i], i)
+		}
+		wg.Wait()
+	}
+	run(warm, false)
+	errs.Store(0)
+	firstErr = nil
+	start := time.Now()
+	run(start.Add(d), true)
+	elapsed := time.Since(start)
+	if firstErr != nil {
+		fmt.Fprintf(os.Stderr, "peer: %s, %d clients: %d errors, the first: %v\n", sd.name, n, errs.Load(), firstErr)
+	}
+	return all, errs.Load(), elapsed, nil
+}
+
+var transport = &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 0}
+
+func newHTTPClient(url string) *benchkit.HTTP {
+	return &benchkit.HTTP{URL: url, Client: &http.Client{Transport: transport, Timeout: 30 * time.Second}, Protocol: protocol}
+}
