@@ -125,7 +125,7 @@ func completionCommand(c *cli.Command, parent string) *compCommand {
 			cc.subs = append(cc.subs, completionCommand(s, path))
 		}
 	}
-	// "ctool query <events|stores|products>" names its subcommands: complete them once.
+	// "ctool query <stores|events|products>" names its subcommands: complete them once.
 	if len(cc.subs) > 0 {
 		cc.args = nil
 	}

@@ -27,6 +27,6 @@ func unknownDataset(args []string) *ctool.Error {
 			dataset = r.Dataset.Name
 		}
 	}
-	return usageError("the dataset is missing: ctool query <events|stores|products> [flags] SQL").
+	return usageError("the dataset is missing: ctool query <%s> [flags] SQL", bar(queryDatasets())).
 		WithHint("ctool query " + dataset + " " + shellQuote(first))
 }

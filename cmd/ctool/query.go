@@ -23,6 +23,18 @@ func queryFlags() []cli.Flag {
 	}
 }
 
+// queryUsage is the usage line after the dataset, its formats from query.Formats.
+var queryUsage = "[--db PATH] [--format " + bar(query.Formats) + "] [--timeout D] [--] SQL|-"
+
+// queryDatasets are the datasets a query may name.
+func queryDatasets() []string {
+	var names []string
+	for _, d := range schema.Public() {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
 func newQueryCommand(e *env) *cli.Command {
 	var subs []*cli.Command
 	for _, d := range schema.Public() {
@@ -31,7 +43,7 @@ func newQueryCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "query",
 		Usage:     fmt.Sprintf("run one read-only SELECT (at most %d rows) on events, stores or products", schema.RowCap),
-		UsageText: "ctool query <events|stores|products> [--db PATH] [--format table|json|jsonl|csv|markdown] [--timeout D] [--] SQL|-",
+		UsageText: "ctool query <" + bar(queryDatasets()) + "> " + queryUsage,
 		Description: "Runs exactly one SELECT statement through the guard: no writes, no settings, no files, no other\n" +
 			"databases. Queries may join events, stores and products and their typed views. A query without\n" +
 			fmt.Sprintf("LIMIT gets LIMIT %d and a larger LIMIT is lowered to %d; page with OFFSET. 'ctool query stores --help'\n", schema.RowCap, schema.RowCap) +
@@ -40,7 +52,7 @@ func newQueryCommand(e *env) *cli.Command {
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usageError("name the dataset: ctool query <events|stores|products> SQL")
+				return usageError("name the dataset: ctool query <%s> SQL", bar(queryDatasets()))
 			}
 			return unknownDataset(c.Args().Slice())
 		},
@@ -51,7 +63,7 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 	return &cli.Command{
 		Name:        d.Name,
 		Usage:       fmt.Sprintf("query %s (tool %s)", d.Name, d.Tool),
-		UsageText:   fmt.Sprintf("ctool query %s [--db PATH] [--format table|json|jsonl|csv|markdown] [--timeout D] [--] SQL|-", d.Name),
+		UsageText:   "ctool query " + d.Name + " " + queryUsage,
 		Description: schema.Help(d) + exitStatus("the query ran (zero rows is fine)", queryKinds...),
 		Flags:       queryFlags(),
 		Action: func(c *cli.Context) error {

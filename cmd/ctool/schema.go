@@ -12,17 +12,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+var schemaFormats = []string{"text", "json"}
+
 func newSchemaCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "schema",
 		Usage:     "print the agent-facing description of a tool: tables, columns, types, meanings, examples",
-		UsageText: "ctool schema [events|stores|products|profile] [--format text|json]",
+		UsageText: "ctool schema [" + bar(schemaTopics()) + "] [--format " + bar(schemaFormats) + "]",
 		Description: "Without a name, describes all four tools. The text is what an agent is given for each tool;\n" +
 			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]. The values\n" +
 			"of label columns (category, tag, ...) come from the build --db or CTOOL_DB names; without one, a note on\n" +
 			"stderr says they are the schema's words." +
 			exitStatus("ok", ctool.KindUsage),
-		Flags: []cli.Flag{formatFlag("output", "text", "text", "json"), dbFlag()},
+		Flags: []cli.Flag{formatFlag("output", "text", schemaFormats...), dbFlag()},
 		Action: func(c *cli.Context) error {
 			opts := &schemaOptions{out: e.stdout, db: e.dbPath(c)}
 			var err error
@@ -67,13 +69,7 @@ func runSchema(ctx context.Context, e *env, opts *schemaOptions) error {
 }
 
 // schemaTopics are what schema describes: the public datasets, and "profile" for the profiles tool.
-func schemaTopics() []string {
-	var out []string
-	for _, d := range schema.Public() {
-		out = append(out, d.Name)
-	}
-	return append(out, "profile")
-}
+func schemaTopics() []string { return append(queryDatasets(), "profile") }
 
 // schemaArgs maps the command's arguments to datasets; "profile" names the profiles tool.
 func schemaArgs(args []string) ([]*schema.Dataset, error) {
