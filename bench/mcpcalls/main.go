@@ -108,7 +108,8 @@ func run(ctool, db string, n, procs, warmup int) error {
 		if err != nil {
 			return err
 		}
-		if text != string(out) {
+		// A process ends its output with a newline, as a command's output does; the MCP text has none.
+		if text != strings.TrimSuffix(string(out), "\n") {
 			return fmt.Errorf("%s: the MCP answer differs from the process's output:\n%s\n---\n%s", c.tool, text, out)
 		}
 		mcp, err := timeCalls(warmup, n, func() error { _, err := s.call(c); return err })
