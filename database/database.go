@@ -131,6 +131,7 @@ func openFile(ctx context.Context, path string) (*File, error) {
 		db.Close()
 		return nil, err
 	}
+	closeOnExec(path)
 	if f.Build, err = readBuild(ctx, db); err != nil {
 		db.Close()
 		return nil, noDatabase(path, "has no build record: "+err.Error(), err)

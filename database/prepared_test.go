@@ -5,7 +5,9 @@ import (
 	"database/sql/driver"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/azabudai/ctool/database"
@@ -85,5 +87,39 @@ func TestPreparedClosesWithTheBuild(t *testing.T) {
 	b.Close()
 	if holds(t, path) {
 		t.Error("the build's file stayed open after Close: a prepared statement keeps its instance")
+	}
+}
+
+// A build's file is not handed down to child processes (ctool mcp's query workers): DuckDB opens it
+// without O_CLOEXEC, and an inherited descriptor would keep a replaced build on disk.
+func TestBuildFileIsCloseOnExec(t *testing.T) {
+	path := ingesttest.Build(t, ingesttest.SampleInput(t))
+	b, err := database.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	seen := 0
+	for _, e := range fds {
+		target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name()))
+		if err != nil || target != path {
+			continue
+		}
+		seen++
+		fd, _ := strconv.Atoi(e.Name())
+		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
+		if errno != 0 {
+			t.Fatal(errno)
+		}
+		if flags&syscall.FD_CLOEXEC == 0 {
+			t.Errorf("descriptor %d of %s is inherited by child processes", fd, path)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("the open build's file is not among the open files")
 	}
 }
