@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/database/prepared"
 	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
 )
@@ -133,11 +134,11 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		attached = true
 		return nil
 	}
-	connector, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false", initConn)
+	c, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false", initConn)
 	if err != nil {
 		return nil, err
 	}
-	db := sql.OpenDB(connector)
+	db := sql.OpenDB(prepared.Connector(c))
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	f := &File{Path: path, db: db}
@@ -145,6 +146,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		db.Close()
 		return nil, err
 	}
+	closeOnExec(path)
 	if f.Build, err = readBuild(ctx, db); err != nil {
 		db.Close()
 		return nil, noDatabase(path, "has no build record: "+err.Error(), err)

@@ -7,23 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
-	"github.com/duckdb/duckdb-go/v2"
+	"github.com/azabudai/ctool/database/prepared"
 )
 
-// serializers holds json_serialize_sql prepared once per DuckDB connection: preparing it is a parse and
-// a bind of its own, on every call otherwise. Connections of a closed build stay in it until it is
-// cleared at maxSerializers (a build has 4, and builds change only at an ingest).
-var serializers = struct {
-	sync.Mutex
-	m map[*duckdb.Conn]driver.Stmt
-}{m: map[*duckdb.Conn]driver.Stmt{}}
-
-const maxSerializers = 256
-
-// serialize runs json_serialize_sql on text: on a *sql.Conn with the connection's prepared statement,
-// on anything else (tests' stand-ins) as a plain query.
+// serialize runs json_serialize_sql on text: on a build's connection with the statement it keeps
+// prepared (preparing it is a parse and a bind of its own), on anything else as a plain query.
 func serialize(ctx context.Context, conn querier, text string) (sql.NullString, error) {
 	var out sql.NullString
 	c, ok := conn.(*sql.Conn)
@@ -31,12 +20,15 @@ func serialize(ctx context.Context, conn querier, text string) (sql.NullString, 
 		err := conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out)
 		return out, err
 	}
+	plain := false
 	err := c.Raw(func(dc any) error {
-		dconn, ok := dc.(*duckdb.Conn)
+		p, ok := dc.(prepared.Preparer)
 		if !ok {
-			return conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out)
+			// The connection is locked until Raw returns: the plain query runs after it.
+			plain = true
+			return nil
 		}
-		stmt, err := serializer(ctx, dconn)
+		stmt, err := p.Prepared(ctx, serializeSQL)
 		if err != nil {
 			return err
 		}
@@ -61,23 +53,8 @@ func serialize(ctx context.Context, conn querier, text string) (sql.NullString, 
 		}
 		return nil
 	})
+	if plain && err == nil {
+		err = conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out)
+	}
 	return out, err
-}
-
-// serializer returns the connection's prepared json_serialize_sql, preparing it the first time.
-func serializer(ctx context.Context, c *duckdb.Conn) (driver.Stmt, error) {
-	serializers.Lock()
-	defer serializers.Unlock()
-	if s, ok := serializers.m[c]; ok {
-		return s, nil
-	}
-	s, err := c.PrepareContext(ctx, serializeSQL)
-	if err != nil {
-		return nil, err
-	}
-	if len(serializers.m) >= maxSerializers {
-		clear(serializers.m)
-	}
-	serializers.m[c] = s
-	return s, nil
 }

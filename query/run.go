@@ -7,10 +7,9 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
-	"sync"
 
+	"github.com/azabudai/ctool/database/prepared"
 	"github.com/azabudai/ctool/guard"
-	"github.com/duckdb/duckdb-go/v2"
 )
 
 // rowReader is what readResult reads: a query's columns, then its rows one at a time.
@@ -20,8 +19,8 @@ type rowReader interface {
 	next(dest []any) (bool, error)
 }
 
-// runChecked runs the guard's checked statement on conn and hands its rows to read. The statement is
-// prepared once per connection and kept (it is the same text for every query: the query is its
+// runChecked runs the guard's checked statement on conn and hands its rows to read. A build's
+// connection keeps the statement prepared (it is the same text for every query: the query is its
 // argument), so a call pays for binding and running it, not for parsing and preparing it again.
 // execErr is the statement's failure (DuckDB's message); an error of read comes back as it is.
 func runChecked(ctx context.Context, conn *sql.Conn, c *guard.Checked, read func(rowReader) error) (execErr, readErr error) {
@@ -30,12 +29,12 @@ func runChecked(ctx context.Context, conn *sql.Conn, c *guard.Checked, read func
 		args[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
 	err := conn.Raw(func(dc any) error {
-		dconn, ok := dc.(*duckdb.Conn)
+		p, ok := dc.(prepared.Preparer)
 		if !ok {
-			execErr = errors.New("query: not a DuckDB connection")
+			execErr = errors.New("query: not a connection of a build")
 			return nil
 		}
-		stmt, err := runStatement(ctx, dconn, c.SQL)
+		stmt, err := p.Prepared(ctx, c.SQL)
 		if err != nil {
 			execErr = err
 			return nil
@@ -53,38 +52,6 @@ func runChecked(ctx context.Context, conn *sql.Conn, c *guard.Checked, read func
 		execErr = err
 	}
 	return execErr, readErr
-}
-
-// runStatements keeps each connection's prepared statements by text, as guard/prepared.go keeps its
-// json_serialize_sql statement; bounded like it, in case connections come and go.
-var runStatements = struct {
-	sync.Mutex
-	m map[runKey]driver.Stmt
-}{m: map[runKey]driver.Stmt{}}
-
-type runKey struct {
-	conn *duckdb.Conn
-	sql  string
-}
-
-const maxRunStatements = 256
-
-func runStatement(ctx context.Context, c *duckdb.Conn, text string) (driver.Stmt, error) {
-	runStatements.Lock()
-	defer runStatements.Unlock()
-	k := runKey{c, text}
-	if s, ok := runStatements.m[k]; ok {
-		return s, nil
-	}
-	s, err := c.PrepareContext(ctx, text)
-	if err != nil {
-		return nil, err
-	}
-	if len(runStatements.m) >= maxRunStatements {
-		clear(runStatements.m)
-	}
-	runStatements.m[k] = s
-	return s, nil
 }
 
 // driverRows reads the driver's rows as database/sql would scan them into *any: bytes copied.

@@ -33,7 +33,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver for OpenStandIn
+	"github.com/azabudai/ctool/database/prepared"
+	"github.com/duckdb/duckdb-go/v2"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -182,10 +183,12 @@ const Secret = "p-secret"
 // OpenStandIn returns one connection to a fresh in-memory stand-in database.
 func OpenStandIn(tb testing.TB) *sql.Conn {
 	tb.Helper()
-	db, err := sql.Open("duckdb", "")
+	// Through prepared.Connector, as a build's pool: the guard keeps its statement prepared on it.
+	c, err := duckdb.NewConnector("", nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	db := sql.OpenDB(prepared.Connector(c))
 	tb.Cleanup(func() { db.Close() })
 	conn, err := db.Conn(context.Background())
 	if err != nil {
