@@ -516,3 +516,28 @@ func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 		t.Error("the instructions with and without auth are the same")
 	}
 }
+
+// The refusals reach the metrics by their reason words, through the Refused hook the command sets.
+func TestAuthRefusalsCounted(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	m := NewMetrics([]string{"search_stores"})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "sub", Refused: m.AuthRefused})
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	s.post(t, "", list)                                                                                   // missing
+	s.post(t, "not.a.jwt", list)                                                                          // signature (malformed)
+	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "exp", time.Now().Add(-time.Hour).Unix())), list) // expired
+	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "scope", ScopeSearch)), callBody("get_user_profile", nil))
+	fams := scrape(t, m)
+	for reason, want := range map[string]float64{"missing": 1, "expired": 1, "scope": 1} {
+		if got := value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}); got != want {
+			t.Errorf("ctool_auth_refusals_total{reason=%q} = %v, want %v", reason, got, want)
+		}
+	}
+	var total float64
+	for _, reason := range []string{"missing", "expired", "audience", "signature", "scope", "rate", "batch"} {
+		total += max(value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}), 0)
+	}
+	if total != 4 {
+		t.Errorf("%v refusals counted, want 4", total)
+	}
+}
