@@ -11,6 +11,7 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -89,6 +90,9 @@ func (c *conn) sendJSON(typ byte, v any) error {
 	return c.send(typ, b)
 }
 
+// frameChunk is what a frame's buffer is given before its bytes arrive: every answer of 10 rows fits.
+const frameChunk = 64 << 10
+
 func readFrame(r *bufio.Reader) (frame, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
@@ -98,13 +102,16 @@ func readFrame(r *bufio.Reader) (frame, error) {
 	if n == 0 || n > maxFrame {
 		return frame{}, fmt.Errorf("worker: bad frame length %d", n)
 	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
+	// The buffer grows as the bytes arrive: a header alone, from a broken peer, costs no 64 MiB.
+	var buf bytes.Buffer
+	buf.Grow(int(min(n, frameChunk)))
+	if _, err := io.CopyN(&buf, r, int64(n)); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
 		return frame{}, err
 	}
+	b := buf.Bytes()
 	return frame{typ: b[0], payload: b[1:]}, nil
 }
 
