@@ -2,9 +2,7 @@ package query_test
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -174,38 +172,10 @@ func TestFirstAttemptsOnOtherData(t *testing.T) {
 // rewriteColumn replaces whole cells of one column of a CSV file.
 func rewriteColumn(t *testing.T, path, column string, to map[string]string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := -1
-	for i, h := range records[0] {
-		if strings.TrimPrefix(h, "\ufeff") == column {
-			col = i
+	editColumn(t, path, column, func(v string) string {
+		if w, ok := to[v]; ok {
+			return w
 		}
-	}
-	if col < 0 {
-		t.Fatalf("%s has no column %s", path, column)
-	}
-	for _, r := range records[1:] {
-		if v, ok := to[r[col]]; ok {
-			r[col] = v
-		}
-	}
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := csv.NewWriter(out)
-	if err := w.WriteAll(records); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
+		return v
+	})
 }
