@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -26,12 +25,6 @@ func (e *env) dbPath(c *cli.Context) string {
 
 func inputFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files", TakesFile: true}
-}
-
-// isTerminal reports whether w is a terminal, where progress lines are welcome.
-func isTerminal(w io.Writer) bool {
-	_, ok := fileTerminal(w)
-	return ok
 }
 
 // callTimeout is a command's --timeout, which bounds one query or call.

@@ -43,7 +43,7 @@ func newIngestCommand(e *env) *cli.Command {
 			if opts.ingest.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
 			}
-			if isTerminal(e.stderr) {
+			if textout.IsTerminal(e.stderr) {
 				opts.ingest.Progress = ingest.ProgressBar(e.stderr)
 			}
 			return runIngest(c.Context, opts)

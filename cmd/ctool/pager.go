@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/azabudai/ctool/textout"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"golang.org/x/term"
 )
@@ -24,11 +25,10 @@ type terminal struct{ width, height int }
 
 // fileTerminal returns the terminal w is, if it is one.
 func fileTerminal(w io.Writer) (terminal, bool) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !textout.IsTerminal(w) {
 		return terminal{}, false
 	}
-	width, height, err := term.GetSize(int(f.Fd()))
+	width, height, err := term.GetSize(int(w.(*os.File).Fd()))
 	if err != nil {
 		return terminal{}, true
 	}

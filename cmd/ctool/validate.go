@@ -81,7 +81,7 @@ func newValidateCommand(e *env) *cli.Command {
 			if opts.check.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
 			}
-			if isTerminal(e.stderr) {
+			if textout.IsTerminal(e.stderr) {
 				opts.check.Progress = ingest.ProgressBar(e.stderr)
 			}
 			return runValidate(opts)
