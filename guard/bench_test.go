@@ -3,9 +3,7 @@ package guard
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/schema"
@@ -29,7 +27,7 @@ func BenchmarkCheck(b *testing.B) {
 	for _, q := range benchQueries {
 		text := fmt.Sprintf(q.sql, 1)
 		b.Run(q.name+"/serialize", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			n := 0
 			for b.Loop() {
 				n++
@@ -43,7 +41,7 @@ func BenchmarkCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(q.name+"/decode", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				if _, err := decodeSerialized(text, out.String); err != nil {
 					b.Fatal(err)
@@ -55,7 +53,7 @@ func BenchmarkCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(q.name+"/walk", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				if rej := walkStatement(stmt, p); rej != nil {
 					b.Fatal(rej)
@@ -63,7 +61,7 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 		b.Run(q.name+"/check", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			n := 0
 			for b.Loop() {
 				n++
@@ -73,21 +71,4 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuPerOp reports the process's CPU time (user and system, every thread) per op as cpu-ns/op: on a
-// machine shared with other work, what a call costs stays readable when its wall time does not.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

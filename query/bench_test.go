@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/query/querytest"
@@ -63,7 +62,7 @@ func BenchmarkCallCost(b *testing.B) {
 		n := 0
 		next := func() string { n++; return fmt.Sprintf(q.sql, n) }
 		b.Run(q.name+"/sql", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				rows, err := conn.QueryContext(ctx, next())
 				if err != nil {
@@ -75,7 +74,7 @@ func BenchmarkCallCost(b *testing.B) {
 			}
 		})
 		b.Run(q.name+"/wrapped", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				rows, err := conn.QueryContext(ctx, "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11", next())
 				if err != nil {
@@ -88,7 +87,7 @@ func BenchmarkCallCost(b *testing.B) {
 		})
 		policy := guard.ForDataset(q.d)
 		b.Run(q.name+"/check", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				if _, err := guard.Check(ctx, conn, next(), policy, schema.RowCap); err != nil {
 					b.Fatal(err)
@@ -96,7 +95,7 @@ func BenchmarkCallCost(b *testing.B) {
 			}
 		})
 		b.Run(q.name+"/engine", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				if _, err := engine.Query(ctx, q.d, next()); err != nil {
 					b.Fatal(err)
@@ -108,7 +107,7 @@ func BenchmarkCallCost(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(q.name+"/wire", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				enc, err := query.EncodeResult(res)
 				if err != nil {
@@ -120,7 +119,7 @@ func BenchmarkCallCost(b *testing.B) {
 			}
 		})
 		b.Run(q.name+"/document", func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer guardtest.CPUPerOp(b)()
 			var buf bytes.Buffer
 			for b.Loop() {
 				buf.Reset()
@@ -130,21 +129,4 @@ func BenchmarkCallCost(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuPerOp reports the process's CPU time (user and system, every thread) per op as cpu-ns/op: on a
-// machine shared with other work, what a call costs stays readable when its wall time does not.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,5 +1,6 @@
 // Package guardtest holds what tests of ctool's SQL guard share: the one hostile corpus, the legit
-// corpus, and the small stand-in database both are written against. Only tests import it.
+// corpus, the small stand-in database both are written against, and the CPU per op that the guard's
+// and a call's benchmarks report. Only tests import it.
 //
 // The corpora are txtar archives embedded from this directory, one case per file:
 //
