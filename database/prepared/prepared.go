@@ -20,8 +20,9 @@ type Preparer interface {
 	Prepared(ctx context.Context, text string) (driver.Stmt, error)
 }
 
-// maxPrepared bounds one connection's statements; callers prepare a few fixed texts.
-const maxPrepared = 16
+// maxPrepared bounds one connection's statements: a few fixed texts, and the statements of the query
+// shapes the engine learned (query/shape.go).
+const maxPrepared = 64
 
 // conn is a DuckDB connection that closes its prepared statements when it closes. A prepared
 // statement holds DuckDB's client context, and with it the whole instance: one left open keeps a
@@ -42,9 +43,15 @@ func (c *conn) Prepared(ctx context.Context, text string) (driver.Stmt, error) {
 		return nil, err
 	}
 	if len(c.stmts) >= maxPrepared {
-		if err := c.closeStmts(); err != nil {
-			s.Close()
-			return nil, err
+		// One goes, any one: a statement is used only inside the Raw call that got it, and this
+		// connection is in no other call now.
+		for old, st := range c.stmts {
+			delete(c.stmts, old)
+			if err := st.Close(); err != nil {
+				s.Close()
+				return nil, err
+			}
+			break
 		}
 	}
 	if c.stmts == nil {
