@@ -5,6 +5,7 @@ package prepared
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 
@@ -94,3 +95,41 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	return &conn{Conn: d}, nil
 }
+
+// Query runs text, kept prepared on conn's driver connection, with args bound in order, and hands its
+// rows to read, which must not keep them. An error of read comes back as readErr; any other, from
+// preparing or running the statement, as execErr. A connection that keeps no statements (not a
+// Preparer) gives an execErr.
+func Query(ctx context.Context, conn *sql.Conn, text string, args []any, read func(driver.Rows) error) (execErr, readErr error) {
+	named := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	err := conn.Raw(func(dc any) error {
+		p, ok := dc.(Preparer)
+		if !ok {
+			execErr = ErrNotPreparer
+			return nil
+		}
+		stmt, err := p.Prepared(ctx, text)
+		if err != nil {
+			execErr = err
+			return nil
+		}
+		rows, err := stmt.(driver.StmtQueryContext).QueryContext(ctx, named)
+		if err != nil {
+			execErr = err
+			return nil
+		}
+		defer rows.Close()
+		readErr = read(rows)
+		return nil
+	})
+	if err != nil && execErr == nil && readErr == nil {
+		execErr = err
+	}
+	return execErr, readErr
+}
+
+// ErrNotPreparer is Query's error on a connection opened without Connector.
+var ErrNotPreparer = errors.New("prepared: the connection keeps no statements (not opened through prepared.Connector)")
