@@ -169,7 +169,8 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 		return &found[0], nil
 	case 0:
 		var ingested bool
-		if err := file.DB().QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`, f.Source).Scan(&ingested); err == nil && !ingested {
+		// On the connection already held: the pool may have no other to give while it is.
+		if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`, f.Source).Scan(&ingested); err == nil && !ingested {
 			return nil, ctool.Errorf(ctool.KindUsage, "no profiles were ingested from %s (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory", f.Source)
 		}
 		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}
