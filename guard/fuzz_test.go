@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"reflect"
 	"testing"
@@ -12,7 +13,8 @@ import (
 
 // FuzzGuard: Check never panics; it refuses with a *Rejection or returns exactly the fixed wrapper
 // with the text as its argument, and then DuckDB's parse of the text names only relations, CTEs and
-// functions the policy allows.
+// functions the policy allows. A shape CheckShape accepts runs the fixed shape statement, and the
+// guard accepts the query with any other values in its literals.
 func FuzzGuard(f *testing.F) {
 	for _, tc := range guardtest.Hostile("/tmp/ctool-out", testProfiles) {
 		f.Add(tc.SQL)
@@ -47,7 +49,37 @@ func FuzzGuard(f *testing.F) {
 		if why := namesOutsidePolicy(stmt, p); why != "" {
 			t.Fatalf("Check accepted %q, which %s", q, why)
 		}
+		checkShapeOf(t, conn, q, p, rowCap)
 	})
+}
+
+// otherLiterals are values a shape's parameters may carry instead of its query's own.
+var otherLiterals = []string{guardtest.Secret, "') OR ('1'='1", "/tmp/x.csv", "", "2025-01-01"}
+
+func checkShapeOf(t *testing.T, conn *sql.Conn, q string, p Policy, rowCap int) {
+	s, ok := Shape(q)
+	if !ok {
+		return
+	}
+	c, err := CheckShape(context.Background(), conn, q, s, p, rowCap)
+	if err != nil {
+		return
+	}
+	if c.SQL != shapeRunSQL(s.Text, rowCap) || len(c.Args) != len(s.Literals) {
+		t.Fatalf("CheckShape(%q) = %#v", q, c)
+	}
+	for _, v := range otherLiterals {
+		other := Shaped{Text: s.Text, Literals: make([]string, len(s.Literals))}
+		for i := range other.Literals {
+			other.Literals[i] = v
+		}
+		if _, err := Check(context.Background(), conn, other.Unshape(), p, rowCap); err != nil {
+			var rej *Rejection
+			if errors.As(err, &rej) && rej.Parse == "" {
+				t.Fatalf("the shape of %q was accepted, but the guard refuses it with %q: %v", q, v, err)
+			}
+		}
+	}
 }
 
 // namesOutsidePolicy walks the whole tree without the guard's scoping: every table read must be a

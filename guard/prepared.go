@@ -15,28 +15,15 @@ import (
 // prepared (preparing it is a parse and a bind of its own), on anything else as a plain query.
 func serialize(ctx context.Context, conn querier, text string) (sql.NullString, error) {
 	var out sql.NullString
-	c, ok := conn.(*sql.Conn)
-	if !ok {
+	plain := func() (sql.NullString, error) {
 		err := conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out)
 		return out, err
 	}
-	plain := false
-	err := c.Raw(func(dc any) error {
-		p, ok := dc.(prepared.Preparer)
-		if !ok {
-			// The connection is locked until Raw returns: the plain query runs after it.
-			plain = true
-			return nil
-		}
-		stmt, err := p.Prepared(ctx, serializeSQL)
-		if err != nil {
-			return err
-		}
-		rows, err := stmt.(driver.StmtQueryContext).QueryContext(ctx, []driver.NamedValue{{Ordinal: 1, Value: text}})
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
+	c, ok := conn.(*sql.Conn)
+	if !ok {
+		return plain()
+	}
+	execErr, readErr := prepared.Query(ctx, c, serializeSQL, []any{text}, func(rows driver.Rows) error {
 		dest := make([]driver.Value, 1)
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -53,8 +40,8 @@ func serialize(ctx context.Context, conn querier, text string) (sql.NullString, 
 		}
 		return nil
 	})
-	if plain && err == nil {
-		err = conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out)
+	if errors.Is(execErr, prepared.ErrNotPreparer) {
+		return plain()
 	}
-	return out, err
+	return out, errors.Join(execErr, readErr)
 }

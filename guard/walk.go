@@ -54,6 +54,9 @@ type env struct {
 // walker walks one statement.
 type walker struct {
 	policy Policy
+	// params is how many positional parameters ($1 .. $params) the statement may hold: none in an
+	// agent's text, a shape's literals in the statement that runs a shape (CheckShape).
+	params int
 }
 
 // walkStatement checks the top-level statement of a query.
@@ -113,7 +116,7 @@ var (
 		"SUBQUERY": {what: "subquery", fields: fields(exprBase, plain("subquery_type", "comparison_type"), walked(asExpr, "child"), walked(asStmt, "subquery"))},
 		"STAR": {what: "*", fields: fields(exprBase, plain("relation_name", "exclude_list", "columns", "qualified_exclude_list", "rename_list"),
 			list("replace_list", &spec{what: "* REPLACE", fields: fields(plain("key"), walked(asExpr, "value"))}), walked(asExpr, "expr"))},
-		"PARAMETER": {what: "parameter", check: refuseParameter},
+		"PARAMETER": {what: "parameter", check: refuseParameter, fields: fields(exprBase, plain("identifier"))},
 	}
 
 	// Query nodes by type. RECURSIVE_CTE_NODE is not here: it is allowed only as a CTE's body (cteBody).

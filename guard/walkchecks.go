@@ -7,17 +7,34 @@ import (
 	"strings"
 )
 
-func checkParamMap(_ *walker, o astObj, _ env) *Rejection {
-	if !astEmpty(o["named_param_map"]) {
-		return parameterRejection("")
+func checkParamMap(w *walker, o astObj, _ env) *Rejection {
+	if astEmpty(o["named_param_map"]) {
+		return nil
+	}
+	entries, _ := o["named_param_map"].([]any)
+	for _, e := range entries {
+		entry, _ := e.(astObj)
+		key := astStr(entry, "key")
+		if !w.parameterAllowed(key) || numberString(entry["value"]) != key {
+			return parameterRejection("")
+		}
 	}
 	return nil
 }
 
 // refuseParameter refuses $1, ? and $name anywhere: query(?) would bind them to its own argument,
-// the agent's text.
-func refuseParameter(_ *walker, o astObj, _ env) *Rejection {
-	return parameterRejection(astStr(o, "identifier"))
+// the agent's text. Only the statement that runs a shape holds its own numbered parameters.
+func refuseParameter(w *walker, o astObj, _ env) *Rejection {
+	if id := astStr(o, "identifier"); !w.parameterAllowed(id) {
+		return parameterRejection(id)
+	}
+	return nil
+}
+
+// parameterAllowed reports whether $id is one of the walker's numbered parameters.
+func (w *walker) parameterAllowed(id string) bool {
+	n, err := strconv.Atoi(id)
+	return err == nil && n >= 1 && n <= w.params && strconv.Itoa(n) == id
 }
 
 func parameterRejection(name string) *Rejection {

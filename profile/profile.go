@@ -5,12 +5,15 @@ package profile
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/database/prepared"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -82,6 +85,38 @@ func NewFinder(live *database.Live, source string, pin ...string) (*Finder, erro
 	return f, nil
 }
 
+// findSQL reads a profile by id; LIMIT 2 tells one from several.
+const findSQL = `SELECT profile_id, age, gender, user_type, primary_store_id, primary_store_name, visits, narrative
+	FROM profiles WHERE source_file = ? AND profile_id = ? LIMIT 2`
+
+// profileOf reads one row of findSQL; a NULL or a value of another type is an error, as Scan's was.
+func profileOf(vals []driver.Value) (Profile, error) {
+	var p Profile
+	strs := []*string{&p.ProfileID, nil, &p.Gender, &p.UserType, &p.PrimaryStoreID, &p.PrimaryStoreName, nil, &p.Narrative}
+	ints := map[int]*int{1: &p.Age, 6: &p.Visits}
+	for i, v := range vals {
+		switch x := v.(type) {
+		case string:
+			if strs[i] != nil {
+				*strs[i] = x
+				continue
+			}
+		case int32:
+			if ints[i] != nil {
+				*ints[i] = int(x)
+				continue
+			}
+		case int64:
+			if ints[i] != nil {
+				*ints[i] = int(x)
+				continue
+			}
+		}
+		return Profile{}, fmt.Errorf("read profiles: column %d holds %T", i+1, v)
+	}
+	return p, nil
+}
+
 // Find returns exactly one profile: the one with id, trimmed, among the profiles ingested from the
 // source.
 func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
@@ -101,29 +136,41 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := file.DB().QueryContext(ctx, `SELECT profile_id, age, gender, user_type, primary_store_id, primary_store_name, visits, narrative
-		FROM profiles WHERE source_file = ? AND profile_id = ? LIMIT 2`, f.Source, id)
+	conn, err := file.Conn(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read profiles: %w", err)
-	}
-	defer rows.Close()
-	var found []Profile
-	for rows.Next() {
-		var p Profile
-		if err := rows.Scan(&p.ProfileID, &p.Age, &p.Gender, &p.UserType, &p.PrimaryStoreID, &p.PrimaryStoreName, &p.Visits, &p.Narrative); err != nil {
-			return nil, err
-		}
-		found = append(found, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	defer conn.Close()
+	var found []Profile
+	// Kept prepared on the connection: a lookup pays for running the statement, not for parsing it.
+	execErr, readErr := prepared.Query(ctx, conn, findSQL, []any{f.Source, id}, func(rows driver.Rows) error {
+		vals := make([]driver.Value, 8)
+		for {
+			if err := rows.Next(vals); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			p, err := profileOf(vals)
+			if err != nil {
+				return err
+			}
+			found = append(found, p)
+		}
+	})
+	if execErr != nil {
+		return nil, fmt.Errorf("read profiles: %w", execErr)
+	}
+	if readErr != nil {
+		return nil, readErr
 	}
 	switch len(found) {
 	case 1:
 		return &found[0], nil
 	case 0:
 		var ingested bool
-		if err := file.DB().QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`, f.Source).Scan(&ingested); err == nil && !ingested {
+		// On the connection already held: the pool may have no other to give while it is.
+		if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`, f.Source).Scan(&ingested); err == nil && !ingested {
 			return nil, ctool.Errorf(ctool.KindUsage, "no profiles were ingested from %s (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory", f.Source)
 		}
 		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}

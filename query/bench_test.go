@@ -26,7 +26,10 @@ import (
 //
 //   - check: guard.Check (json_serialize_sql, decoding, the walk);
 //
-//   - engine: Engine.Query, all of the above and the conversion of the rows;
+//   - full: Engine.Query down the full path, all of the above and the conversion of the rows (the
+//     query behind a comment, which keeps it from having a shape);
+//
+//   - engine: Engine.Query as a query of a learned shape is answered (shape.go);
 //
 //   - wire: a worker's encoding of the result and the server's decoding;
 //
@@ -94,12 +97,24 @@ func BenchmarkCallCost(b *testing.B) {
 				}
 			}
 		})
+		b.Run(q.name+"/full", func(b *testing.B) {
+			defer guardtest.CPUPerOp(b)()
+			for b.Loop() {
+				if _, err := engine.Query(ctx, q.d, "/* no shape */ "+next()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(q.name+"/engine", func(b *testing.B) {
+			hits := engine.ShapeHits()
 			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
 				if _, err := engine.Query(ctx, q.d, next()); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if engine.ShapeHits() == hits {
+				b.Fatal("no query was answered by its shape")
 			}
 		})
 		res, err := engine.Query(ctx, q.d, next())

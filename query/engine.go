@@ -45,7 +45,8 @@ type Result struct {
 
 // Engine runs queries on the current build of a database.
 type Engine struct {
-	live *database.Live
+	live   *database.Live
+	shapes shapes // proved query shapes (shape.go)
 }
 
 // NewEngine returns an engine over live.
@@ -81,6 +82,19 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 
 func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
 	err = e.onBuild(ctx, func(build string, conn *sql.Conn) error {
+		shaped, hasShape := guard.Shape(sqlText)
+		key := shapeKey{build: build, dataset: d.Name, shape: shaped.Text}
+		if hasShape {
+			var ok bool
+			if res, ok = e.byShape(ctx, conn, key, d, shaped); ok {
+				res.Note = unknownHoursNote(ctx, conn, sqlText)
+				res.Build = build
+				return nil
+			}
+			if ctx.Err() != nil {
+				return stopped(ctx)
+			}
+		}
 		policy := guard.ForDataset(d)
 		checked, err := guard.Check(ctx, conn, sqlText, policy, schema.RowCap)
 		if err != nil {
@@ -98,6 +112,8 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		}
 		if len(res.Rows) == 0 {
 			res.Hint = explainEmpty(ctx, conn, sqlText) // the rows are closed: the probes use the same connection
+		} else if hasShape {
+			e.learnShape(ctx, conn, key, d, sqlText, shaped, res)
 		}
 		res.Note = unknownHoursNote(ctx, conn, sqlText)
 		res.Build = build

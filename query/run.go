@@ -24,34 +24,9 @@ type rowReader interface {
 // argument), so a call pays for binding and running it, not for parsing and preparing it again.
 // execErr is the statement's failure (DuckDB's message); an error of read comes back as it is.
 func runChecked(ctx context.Context, conn *sql.Conn, c *guard.Checked, read func(rowReader) error) (execErr, readErr error) {
-	args := make([]driver.NamedValue, len(c.Args))
-	for i, a := range c.Args {
-		args[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
-	}
-	err := conn.Raw(func(dc any) error {
-		p, ok := dc.(prepared.Preparer)
-		if !ok {
-			execErr = errors.New("query: not a connection of a build")
-			return nil
-		}
-		stmt, err := p.Prepared(ctx, c.SQL)
-		if err != nil {
-			execErr = err
-			return nil
-		}
-		rows, err := stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
-		if err != nil {
-			execErr = err
-			return nil
-		}
-		defer rows.Close()
-		readErr = read(&driverRows{rows: rows})
-		return nil
+	return prepared.Query(ctx, conn, c.SQL, c.Args, func(rows driver.Rows) error {
+		return read(&driverRows{rows: rows})
 	})
-	if err != nil && execErr == nil && readErr == nil {
-		execErr = err
-	}
-	return execErr, readErr
 }
 
 // driverRows reads the driver's rows as database/sql would scan them into *any: bytes copied.

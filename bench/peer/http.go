@@ -113,13 +113,14 @@ func (h *httpServer) stop() {
 	h.proc.Stop(os.Interrupt, 10*time.Second)
 }
 
-// load runs n clients, each with its own session, calling the three queries in turn for d.
-func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) ([]time.Duration, int64, time.Duration, error) {
+// load runs n clients, each with its own session, calling the three queries in turn for d. cpu is
+// the CPU time the server and its descendants used over the timed window.
+func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) (times []time.Duration, errCount int64, elapsed, cpu time.Duration, err error) {
 	clients := make([]*benchkit.HTTP, n)
 	for i := range clients {
 		clients[i] = newHTTPClient(h.url)
 		if err := clients[i].Initialize(context.Background(), "peer", protocol); err != nil {
-			return nil, 0, 0, err
+			return nil, 0, 0, 0, err
 		}
 	}
 	// A short warm-up, untimed.
@@ -163,13 +164,16 @@ func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) ([
 	run(warm, false)
 	errs.Store(0)
 	firstErr = nil
+	pid := h.proc.Cmd.Process.Pid
+	cpuBefore := benchkit.TreeCPU(pid)
 	start := time.Now()
 	run(start.Add(d), true)
-	elapsed := time.Since(start)
+	elapsed = time.Since(start)
+	cpu = benchkit.TreeCPU(pid) - cpuBefore
 	if firstErr != nil {
 		fmt.Fprintf(os.Stderr, "peer: %s, %d clients: %d errors, the first: %v\n", sd.name, n, errs.Load(), firstErr)
 	}
-	return all, errs.Load(), elapsed, nil
+	return all, errs.Load(), elapsed, cpu, nil
 }
 
 var transport = &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 0}

@@ -86,6 +86,7 @@ func runMain(args []string) error {
 		rate     float64
 		p50, p99 time.Duration
 		errs     int64
+		cpu      time.Duration // CPU time of the server and its workers per call
 	}
 	p50s := make([][][]time.Duration, *rounds)
 	https := make([][][]httpRes, *rounds)
@@ -153,12 +154,15 @@ func runMain(args []string) error {
 			}
 			res := make([]httpRes, len(clientCounts))
 			for c, n := range clientCounts {
-				times, errs, elapsed, err := h.load(sd, n, *dur, &seq)
+				times, errs, elapsed, cpu, err := h.load(sd, n, *dur, &seq)
 				if err != nil {
 					h.stop()
 					return fmt.Errorf("%s over HTTP, %d clients: %w", sd.name, n, err)
 				}
-				res[c] = httpRes{float64(len(times)) / elapsed.Seconds(), benchkit.Percentile(times, 50), benchkit.Percentile(times, 99), errs}
+				res[c] = httpRes{float64(len(times)) / elapsed.Seconds(), benchkit.Percentile(times, 50), benchkit.Percentile(times, 99), errs, 0}
+				if len(times) > 0 {
+					res[c].cpu = cpu / time.Duration(len(times))
+				}
 			}
 			https[r][i] = res
 			rss[r][i] = h.peakRSS()
@@ -193,6 +197,11 @@ func runMain(args []string) error {
 		fmt.Printf("| HTTP, %d clients, calls/s (p50 / p99) | %s | %s | %.2f× | %s; %s |\n", n, cell(0), cell(1), a/b,
 			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", https[r][0][c].rate) }),
 			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", https[r][1][c].rate) }))
+		ca := medianOf(*rounds, func(r int) float64 { return float64(https[r][0][c].cpu) })
+		cb := medianOf(*rounds, func(r int) float64 { return float64(https[r][1][c].cpu) })
+		fmt.Printf("| HTTP, %d clients, CPU per call (server and workers) | %s | %s | %.2f× | %s; %s |\n", n, msf(ca), msf(cb), ca/cb,
+			each(*rounds, func(r int) string { return msf(float64(https[r][0][c].cpu)) }),
+			each(*rounds, func(r int) string { return msf(float64(https[r][1][c].cpu)) }))
 	}
 	a := medianOf(*rounds, func(r int) float64 { return float64(rss[r][0]) })
 	b := medianOf(*rounds, func(r int) float64 { return float64(rss[r][1]) })

@@ -5,6 +5,7 @@ package prepared
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 
@@ -20,8 +21,9 @@ type Preparer interface {
 	Prepared(ctx context.Context, text string) (driver.Stmt, error)
 }
 
-// maxPrepared bounds one connection's statements; callers prepare a few fixed texts.
-const maxPrepared = 16
+// maxPrepared bounds one connection's statements: a few fixed texts, and the statements of the query
+// shapes the engine learned (query/shape.go).
+const maxPrepared = 64
 
 // conn is a DuckDB connection that closes its prepared statements when it closes. A prepared
 // statement holds DuckDB's client context, and with it the whole instance: one left open keeps a
@@ -42,9 +44,15 @@ func (c *conn) Prepared(ctx context.Context, text string) (driver.Stmt, error) {
 		return nil, err
 	}
 	if len(c.stmts) >= maxPrepared {
-		if err := c.closeStmts(); err != nil {
-			s.Close()
-			return nil, err
+		// One goes, any one: a statement is used only inside the Raw call that got it, and this
+		// connection is in no other call now.
+		for old, st := range c.stmts {
+			delete(c.stmts, old)
+			if err := st.Close(); err != nil {
+				s.Close()
+				return nil, err
+			}
+			break
 		}
 	}
 	if c.stmts == nil {
@@ -87,3 +95,41 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	return &conn{Conn: d}, nil
 }
+
+// Query runs text, kept prepared on conn's driver connection, with args bound in order, and hands its
+// rows to read, which must not keep them. An error of read comes back as readErr; any other, from
+// preparing or running the statement, as execErr. A connection that keeps no statements (not a
+// Preparer) gives an execErr.
+func Query(ctx context.Context, conn *sql.Conn, text string, args []any, read func(driver.Rows) error) (execErr, readErr error) {
+	named := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	err := conn.Raw(func(dc any) error {
+		p, ok := dc.(Preparer)
+		if !ok {
+			execErr = ErrNotPreparer
+			return nil
+		}
+		stmt, err := p.Prepared(ctx, text)
+		if err != nil {
+			execErr = err
+			return nil
+		}
+		rows, err := stmt.(driver.StmtQueryContext).QueryContext(ctx, named)
+		if err != nil {
+			execErr = err
+			return nil
+		}
+		defer rows.Close()
+		readErr = read(rows)
+		return nil
+	})
+	if err != nil && execErr == nil && readErr == nil {
+		execErr = err
+	}
+	return execErr, readErr
+}
+
+// ErrNotPreparer is Query's error on a connection opened without Connector.
+var ErrNotPreparer = errors.New("prepared: the connection keeps no statements (not opened through prepared.Connector)")

@@ -141,6 +141,36 @@ func Descendants(pid int) []int {
 	return out
 }
 
+// TreeCPU is the CPU time, user and system, that pid and its descendants have used, including that of
+// descendants already reaped (a pool's retired workers count through their parent's cutime).
+func TreeCPU(pid int) time.Duration {
+	var ticks int64
+	for i, p := range Descendants(pid) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which is in parentheses and may hold spaces.
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 15 {
+			continue
+		}
+		last := 12 // utime, stime
+		if i == 0 {
+			last = 14 // and cutime, cstime: the reaped children of the root
+		}
+		for _, x := range f[11:last] {
+			n, _ := strconv.ParseInt(x, 10, 64)
+			ticks += n
+		}
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat's times: 100 on Linux.
+const clockTicks = 100
+
 // TreeRSS sums the resident sets (VmRSS) of pid and its descendants, in bytes.
 func TreeRSS(pid int) int64 { return treeSum(pid, "status", "VmRSS:") }
 

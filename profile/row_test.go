@@ -1,0 +1,26 @@
+package profile
+
+import (
+	"database/sql/driver"
+	"testing"
+)
+
+func TestProfileOf(t *testing.T) {
+	row := func(age, visits any) []driver.Value {
+		return []driver.Value{"u1", age, "f", "resident", "S1", "Cafe", visits, "likes tea"}
+	}
+	p, err := profileOf(row(int32(31), int64(4)))
+	if err != nil || (p != Profile{"u1", 31, "f", "resident", "S1", "Cafe", 4, "likes tea"}) {
+		t.Errorf("profileOf = %+v, %v", p, err)
+	}
+	for _, bad := range [][]driver.Value{
+		row(nil, int32(1)),  // NULL
+		row("31", int32(1)), // a string where a number belongs
+		row(int32(1), 1.5),  // a float
+		{nil, int32(1), "f", "r", "S", "C", int32(1), "n"}, // NULL id
+	} {
+		if _, err := profileOf(bad); err == nil {
+			t.Errorf("profileOf(%v) accepted it", bad)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package query
+
+// The shape path: a query whose shape (guard.Shape: its string literals as parameters) was proved on
+// this build runs one statement kept prepared on the connection, with its own literals as arguments,
+// instead of a parse for the guard and another for the run. Proving a shape takes the first query of
+// that shape down the full path and then checks that the shape's statement gives the same answer for
+// it; every shape learned, or refused, is remembered per build and dataset.
+
+import (
+	"context"
+	"database/sql"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/schema"
+)
+
+// maxShapes bounds the shapes one engine remembers; past it they are forgotten and learned again.
+const maxShapes = 256
+
+type shapeKey struct{ build, dataset, shape string }
+
+// shapeVerdict is what was decided for a shape: the statement that runs it, or "" when it cannot run
+// in its queries' place.
+type shapeVerdict struct{ sql string }
+
+type shapes struct {
+	mu       sync.Mutex
+	verdicts map[shapeKey]shapeVerdict
+	hits     atomic.Int64 // queries answered by a shape's statement (for tests and benchmarks)
+}
+
+func (s *shapes) get(k shapeKey) (shapeVerdict, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.verdicts[k]
+	return v, ok
+}
+
+func (s *shapes) put(k shapeKey, v shapeVerdict) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.verdicts == nil || len(s.verdicts) >= maxShapes {
+		s.verdicts = map[shapeKey]shapeVerdict{}
+	}
+	s.verdicts[k] = v
+}
+
+// ShapeHits reports how many queries the engine answered through a learned shape.
+func (e *Engine) ShapeHits() int64 { return e.shapes.hits.Load() }
+
+// byShape answers the query through its shape's statement when the shape was proved on this build.
+// It answers only with rows: an empty answer needs the hints, and an error the full path's message,
+// so both go down the full path (ok false, with no error unless the context ended).
+func (e *Engine) byShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, bool) {
+	v, known := e.shapes.get(k)
+	if !known || v.sql == "" {
+		return nil, false
+	}
+	res, err := e.runShape(ctx, conn, d, v.sql, s.Literals)
+	if err != nil || len(res.Rows) == 0 {
+		return nil, false
+	}
+	e.shapes.hits.Add(1)
+	return res, true
+}
+
+func (e *Engine) runShape(ctx context.Context, conn *sql.Conn, d *schema.Dataset, sqlText string, literals []string) (res *Result, err error) {
+	args := make([]any, len(literals))
+	for i, l := range literals {
+		args[i] = l
+	}
+	policy := guard.ForDataset(d)
+	execErr, readErr := runChecked(ctx, conn, &guard.Checked{SQL: sqlText, Args: args}, func(rows rowReader) error {
+		res, err = readResult(ctx, d, policy, rows)
+		return err
+	})
+	if execErr != nil {
+		return nil, execErr
+	}
+	return res, readErr
+}
+
+// learnShape decides whether the shape of sqlText, which the full path just answered with want, may
+// answer its later queries: the guard must prove it (guard.CheckShape) and its statement must give
+// want for sqlText's own literals. Only an answer with rows teaches: an empty one proves little.
+func (e *Engine) learnShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result) {
+	if len(want.Rows) == 0 {
+		return
+	}
+	if _, known := e.shapes.get(k); known {
+		return
+	}
+	verdict := shapeVerdict{}
+	checked, err := guard.CheckShape(ctx, conn, sqlText, s, guard.ForDataset(d), schema.RowCap)
+	if err == nil {
+		got, err := e.runShape(ctx, conn, d, checked.SQL, s.Literals)
+		if err == nil && sameAnswer(got, want) {
+			verdict.sql = checked.SQL
+		}
+	}
+	if ctx.Err() != nil {
+		return // a query stopped half-way proves nothing either way
+	}
+	e.shapes.put(k, verdict)
+}
+
+// sameAnswer reports whether two results carry the same columns, rows and flags.
+func sameAnswer(a, b *Result) bool {
+	return reflect.DeepEqual(a.Columns, b.Columns) && reflect.DeepEqual(a.Rows, b.Rows) &&
+		a.Truncated == b.Truncated && reflect.DeepEqual(a.Omitted, b.Omitted)
+}

@@ -1,0 +1,116 @@
+package query_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/query"
+	"github.com/azabudai/ctool/schema"
+)
+
+// TestShapeAnswersAsTheFullPath: a second query of a learned shape is answered through the shape's
+// statement with the very document the full path gives it; empty answers, errors and shapes that
+// cannot stand in for their queries go down the full path.
+func TestShapeAnswersAsTheFullPath(t *testing.T) {
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
+	t.Cleanup(live.Close)
+	learner := query.NewEngine(live)
+	ctx := context.Background()
+	tests := []struct {
+		name          string
+		dataset       *schema.Dataset
+		first, second string
+		hit           bool // the second query is answered by the shape
+	}{
+		{"equality", schema.Stores,
+			"SELECT store_name FROM stores WHERE category = 'cafe' AND store_id <> 'X-1'",
+			"SELECT store_name FROM stores WHERE category = 'restaurant' AND store_id <> 'X-2'", true},
+		{"a label compares without case", schema.Stores,
+			"SELECT store_name FROM stores WHERE category = 'cafe' OR category IN ('x') ORDER BY store_name",
+			"SELECT store_name FROM stores WHERE category = 'CAFE' OR category IN ('Restaurant') ORDER BY store_name", true},
+		{"a number compared with a string", schema.Products,
+			"SELECT product_name FROM products_typed WHERE price_yen > '1000' ORDER BY product_name",
+			"SELECT product_name FROM products_typed WHERE price_yen > '1200.5' ORDER BY product_name", true},
+		{"LIKE and the hidden column", schema.Products,
+			"SELECT * FROM products WHERE product_description LIKE '%円%'",
+			"SELECT * FROM products WHERE product_description LIKE '%1,000円%'", true},
+		{"IN, BETWEEN and dates", schema.Events,
+			"SELECT event_name, start_date FROM events_typed WHERE start_date BETWEEN '2025-01-01' AND '2027-12-31' AND event_name NOT IN ('x') ORDER BY start_date",
+			"SELECT event_name, start_date FROM events_typed WHERE start_date BETWEEN '2026-01-01' AND '2026-12-31' AND event_name NOT IN ('y') ORDER BY start_date", true},
+		{"a list", schema.Stores,
+			"SELECT store_name FROM stores_typed WHERE list_contains(target_audience, 'ファミリー') ORDER BY store_name",
+			"SELECT store_name FROM stores_typed WHERE list_contains(target_audience, 'カップル') ORDER BY store_name", true},
+		{"opening hours keep their note", schema.Stores,
+			"SELECT store_name FROM store_hours WHERE day = 'monday' ORDER BY store_name",
+			"SELECT store_name FROM store_hours WHERE day = 'sunday' ORDER BY store_name", true},
+		{"an empty answer gets its hint", schema.Stores,
+			"SELECT store_name FROM stores WHERE category = 'cafe'",
+			"SELECT store_name FROM stores WHERE category = 'nosuchcategory'", false},
+		{"an error keeps its message", schema.Events,
+			"SELECT event_name FROM events_typed WHERE start_date > '2025-01-01'",
+			"SELECT event_name FROM events_typed WHERE start_date > 'not a date'", false},
+		{"a literal in the SELECT list has no shape", schema.Stores,
+			"SELECT 'a' AS tag, store_name FROM stores WHERE category = 'cafe'",
+			"SELECT 'b' AS tag, store_name FROM stores WHERE category = 'cafe'", false},
+		{"a literal as a function's argument has no shape", schema.Events,
+			"SELECT strftime(start_date, '%Y') AS y FROM events_typed WHERE event_name <> 'x'",
+			"SELECT strftime(start_date, '%m') AS y FROM events_typed WHERE event_name <> 'x'", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := learner.Query(ctx, tc.dataset, tc.first); err != nil {
+				t.Fatalf("first query: %v", err)
+			}
+			before := learner.ShapeHits()
+			got, gotErr := learner.Query(ctx, tc.dataset, tc.second)
+			if hit := learner.ShapeHits() > before; hit != tc.hit {
+				t.Errorf("answered by the shape: %v, want %v", hit, tc.hit)
+			}
+			want, wantErr := query.NewEngine(live).Query(ctx, tc.dataset, tc.second)
+			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+				t.Fatalf("error %v, want %v", gotErr, wantErr)
+			}
+			if gotErr != nil {
+				return
+			}
+			if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
+				t.Errorf("answer\n%s\nwant\n%s", g, w)
+			}
+			if got.Build != want.Build || got.Build == "" {
+				t.Errorf("build %q, want %q", got.Build, want.Build)
+			}
+		})
+	}
+}
+
+// TestShapeIsLearnedPerBuild: a new build learns its shapes anew.
+func TestShapeIsLearnedPerBuild(t *testing.T) {
+	input := ingesttest.SampleInput(t)
+	path := ingesttest.Build(t, input)
+	live := database.NewLive(path)
+	t.Cleanup(live.Close)
+	e := query.NewEngine(live)
+	ctx := context.Background()
+	q := func(category string) {
+		t.Helper()
+		if _, err := e.Query(ctx, schema.Stores, "SELECT store_name FROM stores WHERE category = '"+category+"'"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q("cafe")
+	q("restaurant")
+	if e.ShapeHits() != 1 {
+		t.Fatalf("%d answers by shape, want 1", e.ShapeHits())
+	}
+	ingesttest.Rebuild(t, input, path)
+	q("cafe")
+	if e.ShapeHits() != 1 {
+		t.Errorf("the new build answered from the old build's shape")
+	}
+	q("restaurant")
+	if e.ShapeHits() != 2 {
+		t.Errorf("%d answers by shape, want 2", e.ShapeHits())
+	}
+}
