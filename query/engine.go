@@ -45,7 +45,8 @@ type Result struct {
 
 // Engine runs queries on the current build of a database.
 type Engine struct {
-	live *database.Live
+	live  *database.Live
+	hints hintCaches // what the hints read of each build (hint_cache.go)
 }
 
 // NewEngine returns an engine over live.
@@ -97,7 +98,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			return err
 		}
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, sqlText) // the rows are closed: the probes use the same connection
+			res.Hint = explainEmpty(ctx, conn, e.hints.of(build), sqlText) // the rows are closed: the probes use the same connection
 		}
 		res.Note = unknownHoursNote(ctx, conn, sqlText)
 		res.Build = build

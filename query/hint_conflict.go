@@ -21,7 +21,7 @@ const maxParts = 8
 
 // conjunctHints explains an empty result by its WHERE clause's AND parts; probed says whether the
 // per-condition probes already explained it.
-func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, probed bool) []string {
+func conjunctHints(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt map[string]any, probed bool) []string {
 	sel, ok := guard.TopSelect(stmt)
 	parts := sel.AndParts()
 	if !ok || len(parts) == 0 || len(parts) > maxParts {
@@ -49,7 +49,7 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 		if !readsColumn(p) {
 			continue // a constant (WHERE false) needs no explaining
 		}
-		if h := dateHint(ctx, conn, p, scope); h != "" && probed {
+		if h := dateHint(ctx, conn, cache, p, scope); h != "" && probed {
 			hints = append(hints, h) // the probe already named the condition
 		} else if h != "" {
 			hints = append(hints, r.text(p)+" matches no row: "+h)
@@ -81,7 +81,7 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 			var dates []string
 			for _, k := range set {
 				each = append(each, fmt.Sprintf("%s matches %d %s", r.text(parts[k]), counts[k], textout.Plural(int(counts[k]), "row", "rows")))
-				if h := dateHint(ctx, conn, parts[k], scope); h != "" {
+				if h := dateHint(ctx, conn, cache, parts[k], scope); h != "" {
 					dates = append(dates, h)
 				}
 			}

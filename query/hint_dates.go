@@ -22,7 +22,7 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *sql.Conn, cache *buildHints, part guard.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
@@ -41,10 +41,9 @@ func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scop
 				}
 				if expr != "" && !seen[key] && len(ranges) < 4 {
 					seen[key] = true
-					var lo, hi sql.NullString
 					q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), database.QuoteIdent(c.relation))
-					if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
-						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
+					if r, err := cache.row(ctx, conn, q, 2); err == nil && r[0].Valid && r[1].Valid {
+						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, r[0].String, r[1].String))
 					}
 				}
 			}

@@ -18,7 +18,7 @@ import (
 // explainEmpty says why a query found no rows: each condition on a public column that matches no row
 // by itself, and what that column holds instead. It returns "" when it finds nothing to say, or when
 // the context ends first.
-func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
+func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, sqlText string) string {
 	stmt, err := guard.Parse(ctx, conn, sqlText) // the guard's own parse: the same reading it accepted
 	if err != nil {
 		return ""
@@ -29,18 +29,18 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
 		if ctx.Err() != nil {
 			return ""
 		}
-		if h := probe(ctx, conn, c); h != "" {
+		if h := probe(ctx, conn, cache, c); h != "" {
 			hints = append(hints, h)
 		}
 	}
 	if ctx.Err() == nil {
-		hints = append(hints, conjunctHints(ctx, conn, stmt, len(hints) > 0)...)
+		hints = append(hints, conjunctHints(ctx, conn, cache, stmt, len(hints) > 0)...)
 	}
 	return strings.Join(hints, "; ")
 }
 
 // probe runs one condition alone; when it matches no row it returns the hint for it.
-func probe(ctx context.Context, conn *sql.Conn, c condition) string {
+func probe(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) string {
 	rel := database.QuoteIdent(c.col.relation)
 	where, args := c.where()
 	var any bool
@@ -49,18 +49,18 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 	}
 	lead := clipText(c.text, 160) + " matches no row of " + c.col.relation
 	if c.col.json && c.op != "json" {
-		var example sql.NullString
 		q := "SELECT " + database.QuoteIdent(c.col.name) + " FROM " + rel + " WHERE " + database.QuoteIdent(c.col.name) + " IS NOT NULL ORDER BY length(" + database.QuoteIdent(c.col.name) + ") LIMIT 1"
-		if conn.QueryRowContext(ctx, q).Scan(&example) != nil || !example.Valid {
+		example, err := cache.row(ctx, conn, q, 1)
+		if err != nil || !example[0].Valid {
 			return lead
 		}
-		h := lead + ": " + c.col.name + " holds JSON such as " + clipText(example.String, 100) + "; compare a field, e.g. json_extract_string(" + c.col.name + ", '$.<field>')"
+		h := lead + ": " + c.col.name + " holds JSON such as " + clipText(example[0].String, 100) + "; compare a field, e.g. json_extract_string(" + c.col.name + ", '$.<field>')"
 		if c.col.typed != "" {
 			h += ", or use the typed columns of " + c.col.typed
 		}
 		return h
 	}
-	values, complete := vocabulary(ctx, conn, c)
+	values, complete := vocabulary(ctx, conn, cache, c)
 	if values == nil {
 		return lead
 	}
@@ -96,12 +96,12 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 	default:
 		h = lead + "; nothing in " + subject + " is close to it, e.g. " + quoteList(values[:min(3, len(values))])
 	}
-	return h + occurrences(ctx, conn, c)
+	return h + occurrences(ctx, conn, cache, c)
 }
 
 // vocabulary reads the distinct values of the condition's column: all of them when there are few
 // (complete), otherwise the candidates closest to its first literal.
-func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, bool) {
+func vocabulary(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) ([]string, bool) {
 	col, rel := database.QuoteIdent(c.col.name), database.QuoteIdent(c.col.relation)
 	src := "SELECT CAST(" + col + " AS VARCHAR) AS v FROM " + rel
 	var args []any
@@ -113,7 +113,7 @@ func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, boo
 		args = []any{c.path}
 	}
 	const few = 200
-	values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %d", src, few+1), args...)
+	values, err := cache.values(ctx, conn, fmt.Sprintf("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %d", src, few+1), args...)
 	if err != nil {
 		return nil, false
 	}
