@@ -63,6 +63,24 @@ func dateHint(ctx context.Context, conn *sql.Conn, cache *buildHints, part guard
 	return strings.Join(ranges, "; ")
 }
 
+// mayDateHint reports whether dateHint could say anything of part: it reads the clock, or a column
+// holding dates or numbers. It reads no data.
+func mayDateHint(part guard.Expr, scope []scopeEntry) bool {
+	may := false
+	part.Walk(func(x guard.Expr) bool {
+		if clockFunctions[strings.ToLower(x.Function())] {
+			may = true
+		}
+		if x.Op() == guard.OpColumn {
+			if c, ok := resolve(x, scope); ok && (dateExpr(c) != "" || numeric[c.typ]) {
+				may = true
+			}
+		}
+		return !may
+	})
+	return may
+}
+
 // numeric are the view column types whose range a hint gives.
 var numeric = map[string]bool{"INTEGER": true, "BIGINT": true, "DOUBLE": true, "DECIMAL": true}
 
