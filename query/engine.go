@@ -98,7 +98,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			return err
 		}
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, e.hints.of(build), sqlText) // the rows are closed: the probes use the same connection
+			res.Hint = explainEmpty(ctx, conn, e.hints.of(build), checked.Statement(), sqlText) // the rows are closed: the probes use the same connection
 		}
 		res.Note = unknownHoursNote(ctx, conn, sqlText)
 		res.Build = build

@@ -16,20 +16,27 @@ import (
 // connection and within the same context, and read only public relations named in schema/.
 
 // explainEmpty says why a query found no rows: each condition on a public column that matches no row
-// by itself, and what that column holds instead. It returns "" when it finds nothing to say, or when
-// the context ends first.
-func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, sqlText string) string {
-	stmt, err := guard.Parse(ctx, conn, sqlText) // the guard's own parse: the same reading it accepted
-	if err != nil {
-		return ""
+// by itself, and what that column holds instead. stmt is the guard's reading of sqlText, or nil to
+// parse it here. It returns "" when it finds nothing to say, or when the context ends first.
+func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt map[string]any, sqlText string) string {
+	if stmt == nil {
+		var err error
+		if stmt, err = guard.Parse(ctx, conn, sqlText); err != nil { // the guard's own parse: the same reading it accepted
+			return ""
+		}
 	}
 	conds := collectConditions(stmt)
+	found := matchAlone(ctx, conn, conds)
 	var hints []string
-	for _, c := range conds {
+	for i, c := range conds {
 		if ctx.Err() != nil {
 			return ""
 		}
-		if h := probe(ctx, conn, cache, c); h != "" {
+		var known *bool
+		if found != nil {
+			known = &found[i]
+		}
+		if h := probe(ctx, conn, cache, c, known); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -39,12 +46,44 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, sqlTex
 	return strings.Join(hints, "; ")
 }
 
-// probe runs one condition alone; when it matches no row it returns the hint for it.
-func probe(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) string {
+// matchAlone tells, in one statement, whether each condition matches a row by itself; nil when there
+// is one condition or DuckDB cannot answer them together (an error in one of them): probe then asks
+// each alone.
+func matchAlone(ctx context.Context, conn *sql.Conn, conds []condition) []bool {
+	if len(conds) < 2 {
+		return nil
+	}
+	var exists []string
+	var args []any
+	for _, c := range conds {
+		where, a := c.where()
+		exists = append(exists, "EXISTS (SELECT 1 FROM "+database.QuoteIdent(c.col.relation)+" WHERE "+where+")")
+		args = append(args, a...)
+	}
+	found := make([]bool, len(conds))
+	ptrs := make([]any, len(conds))
+	for i := range found {
+		ptrs[i] = &found[i]
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(exists, ", "), args...).Scan(ptrs...); err != nil {
+		return nil
+	}
+	return found
+}
+
+// probe runs one condition alone (known, when not nil, says whether it matches a row); when it matches
+// no row it returns the hint for it.
+func probe(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition, known *bool) string {
 	rel := database.QuoteIdent(c.col.relation)
-	where, args := c.where()
-	var any bool
-	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil || any {
+	if known == nil {
+		where, args := c.where()
+		var any bool
+		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil {
+			return ""
+		}
+		known = &any
+	}
+	if *known {
 		return ""
 	}
 	lead := clipText(c.text, 160) + " matches no row of " + c.col.relation
