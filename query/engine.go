@@ -107,12 +107,8 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	return res, err
 }
 
-// onConn runs f on a connection of the current build, which stays open until f returns.
-func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
-	return e.onBuild(ctx, func(_ string, conn *sql.Conn) error { return f(conn) })
-}
-
-// onBuild is onConn telling f the build's id.
+// onBuild runs f on a connection of the current build, which stays open until f returns, telling f
+// the build's id.
 func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *sql.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
