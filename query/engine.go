@@ -97,10 +97,11 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		if err != nil {
 			return err
 		}
+		cache := e.hints.of(build)
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, e.hints.of(build), checked.Statement(), sqlText) // the rows are closed: the probes use the same connection
+			res.Hint = explainEmpty(ctx, conn, cache, checked.Statement(), sqlText) // the rows are closed: the probes use the same connection
 		}
-		res.Note = unknownHoursNote(ctx, conn, sqlText)
+		res.Note = unknownHoursNote(ctx, conn, cache, sqlText)
 		res.Build = build
 		return nil
 	})
