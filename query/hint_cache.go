@@ -124,6 +124,9 @@ func (b *buildHints) row(ctx context.Context, conn *sql.Conn, q string, n int) (
 }
 
 func (b *buildHints) answer(key string) ([]sql.NullString, bool) {
+	if b == nil {
+		return nil, false
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	row, ok := b.answers[key]
@@ -132,6 +135,9 @@ func (b *buildHints) answer(key string) ([]sql.NullString, bool) {
 
 // keep stores an answer if it fits; one that does not is read again next time.
 func (b *buildHints) keep(key string, row []sql.NullString) {
+	if b == nil {
+		return
+	}
 	n := len(key)
 	for _, v := range row {
 		n += len(v.String) + 16

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -26,17 +27,13 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt m
 		}
 	}
 	conds := collectConditions(stmt)
-	found := matchAlone(ctx, conn, conds)
+	found := matchAlone(ctx, conn, cache, conds)
 	var hints []string
 	for i, c := range conds {
 		if ctx.Err() != nil {
 			return ""
 		}
-		var known *bool
-		if found != nil {
-			known = &found[i]
-		}
-		if h := probe(ctx, conn, cache, c, known); h != "" {
+		if h := probe(ctx, conn, cache, c, found[i]); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -46,27 +43,48 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt m
 	return strings.Join(hints, "; ")
 }
 
-// matchAlone tells, in one statement, whether each condition matches a row by itself; nil when there
-// is one condition or DuckDB cannot answer them together (an error in one of them): probe then asks
-// each alone.
-func matchAlone(ctx context.Context, conn *sql.Conn, conds []condition) []bool {
-	if len(conds) < 2 {
-		return nil
-	}
+// matchAlone tells whether each condition matches a row by itself: from the build's cache, and the
+// rest in one statement (a condition is a column compared with constants: its answer depends on the
+// build's data alone). An entry is nil when DuckDB could not answer it with the others (an error in
+// one of them): probe then asks it alone.
+func matchAlone(ctx context.Context, conn *sql.Conn, cache *buildHints, conds []condition) []*bool {
+	found := make([]*bool, len(conds))
+	keys := make([]string, len(conds))
 	var exists []string
 	var args []any
-	for _, c := range conds {
+	var asked []int
+	for i, c := range conds {
 		where, a := c.where()
-		exists = append(exists, "EXISTS (SELECT 1 FROM "+database.QuoteIdent(c.col.relation)+" WHERE "+where+")")
+		q := "EXISTS (SELECT 1 FROM " + database.QuoteIdent(c.col.relation) + " WHERE " + where + ")"
+		key, cacheable := answerKey(q, a)
+		if cacheable {
+			keys[i] = key
+		}
+		if row, ok := cache.answer(keys[i]); cacheable && ok && len(row) == 1 {
+			yes := row[0].String == "true"
+			found[i] = &yes
+			continue
+		}
+		exists = append(exists, q)
 		args = append(args, a...)
+		asked = append(asked, i)
 	}
-	found := make([]bool, len(conds))
-	ptrs := make([]any, len(conds))
-	for i := range found {
-		ptrs[i] = &found[i]
+	if len(asked) == 0 {
+		return found
+	}
+	answers := make([]bool, len(asked))
+	ptrs := make([]any, len(asked))
+	for i := range answers {
+		ptrs[i] = &answers[i]
 	}
 	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(exists, ", "), args...).Scan(ptrs...); err != nil {
-		return nil
+		return found
+	}
+	for j, i := range asked {
+		found[i] = &answers[j]
+		if keys[i] != "" {
+			cache.keep(keys[i], []sql.NullString{{String: strconv.FormatBool(answers[j]), Valid: true}})
+		}
 	}
 	return found
 }
