@@ -141,7 +141,10 @@ func BenchmarkCallCost(b *testing.B) {
 //
 //   - dates: a date window after the data (the build's date range and today);
 //
-//   - conflict: two conditions that match rows alone but none together (the count of each part and set).
+//   - conflict: two conditions that match rows alone but none together (the count of each part and set);
+//     the third part varies, the two conditions are the same on every call;
+//
+//   - conflict-new: the same, each condition's literals new on every call.
 //
 //     go test ./query -run '^$' -bench EmptyAnswer -count 6 | benchstat -
 func BenchmarkEmptyAnswer(b *testing.B) {
@@ -158,6 +161,7 @@ func BenchmarkEmptyAnswer(b *testing.B) {
 		{"like", schema.Stores, "SELECT store_name FROM stores WHERE store_name LIKE '%%nosuch%d%%'"},
 		{"dates", schema.Events, "SELECT event_name FROM events_typed WHERE start_date >= DATE '2030-01-01' + %d"},
 		{"conflict", schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_name LIKE '%%鮨%%' AND store_id <> 'X-%d'"},
+		{"conflict-new", schema.Stores, "SELECT store_name FROM stores WHERE category IN ('cafe', 'X-%[1]d') AND store_name IN ('鮨 つかさ 麻布台', 'X-%[1]d')"},
 	} {
 		n := 0
 		b.Run(q.name, func(b *testing.B) {
