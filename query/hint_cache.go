@@ -19,6 +19,10 @@ import (
 // maxHintBytes bounds the text one build's cache holds.
 const maxHintBytes = 1 << 20
 
+// maxAnswerBytes bounds the part of it that statements' answers take: a JSON path, and so an answer,
+// is the query's own, and the text of a label's words should still fit.
+const maxAnswerBytes = maxHintBytes / 4
+
 // maxHintEntries bounds the answers one build's cache holds (a JSON path is the query's own text, so
 // their number is the agents' to choose).
 const maxHintEntries = 256
@@ -57,10 +61,11 @@ func (h *hintCaches) of(id string) *buildHints {
 type buildHints struct {
 	id string
 
-	mu      sync.Mutex
-	size    int                         // bytes held, at most maxHintBytes
-	answers map[string][]sql.NullString // a statement's answer by its text and arguments
-	texts   map[string]*textColumns     // a table's text columns; nil when they do not fit
+	mu         sync.Mutex
+	size       int                         // bytes held, at most maxHintBytes
+	answerSize int                         // of which answers, at most maxAnswerBytes
+	answers    map[string][]sql.NullString // a statement's answer by its text and arguments
+	texts      map[string]*textColumns     // a table's text columns; nil when they do not fit
 }
 
 // room takes n bytes of the budget, reporting whether they fit. b.mu is held.
@@ -144,9 +149,10 @@ func (b *buildHints) keep(key string, row []sql.NullString) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.answers[key]; ok || len(b.answers) >= maxHintEntries || !b.room(n) {
+	if _, ok := b.answers[key]; ok || len(b.answers) >= maxHintEntries || b.answerSize+n > maxAnswerBytes || !b.room(n) {
 		return
 	}
+	b.answerSize += n
 	b.answers[key] = row
 }
 

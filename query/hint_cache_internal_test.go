@@ -67,8 +67,12 @@ func TestHintCacheBounded(t *testing.T) {
 	for i := range 3 * maxHintEntries {
 		b.keep(fmt.Sprint("statement ", i), []sql.NullString{{String: strings.Repeat("x", 1000), Valid: true}})
 	}
-	if len(b.answers) > maxHintEntries || b.size > maxHintBytes {
-		t.Fatalf("the cache holds %d answers in %d bytes, at most %d in %d", len(b.answers), b.size, maxHintEntries, maxHintBytes)
+	if len(b.answers) > maxHintEntries || b.answerSize > maxAnswerBytes || b.size > maxHintBytes {
+		t.Fatalf("the cache holds %d answers in %d bytes, at most %d in %d", len(b.answers), b.answerSize, maxHintEntries, maxAnswerBytes)
+	}
+	// Answers never crowd out the text of a label's words.
+	if texts := b.textsOf(ctx, conn, schema.Stores.Table, []string{"store_name", "description"}); texts == nil {
+		t.Errorf("with the answers' part full, the stores' text was not kept (%d of %d bytes held)", b.size, maxHintBytes)
 	}
 	b.keep("a large answer", []sql.NullString{{String: strings.Repeat("x", maxHintBytes), Valid: true}})
 	if _, ok := b.answers["a large answer"]; ok || b.size > maxHintBytes {
