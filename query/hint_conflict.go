@@ -109,8 +109,14 @@ type partRunner struct {
 	conn    *sql.Conn
 	counter *guard.Counter
 	parts   []guard.Expr
-	counts  map[string]int64 // by setKey, from countAll
-	texts   []string         // by part, from countAll
+	groups  []truthGroup // from countAll; nil: each count asks DuckDB
+	texts   []string     // by part, from countAll
+}
+
+// truthGroup is how many rows of the query's FROM give its parts these truth values.
+type truthGroup struct {
+	truth []sql.NullBool
+	n     int64
 }
 
 // countAll reads in one statement how many rows of the query's FROM each combination of its parts'
@@ -127,13 +133,9 @@ func (r *partRunner) countAll() {
 		return
 	}
 	defer rows.Close()
-	type group struct {
-		truth []sql.NullBool
-		n     int64
-	}
-	var groups []group
+	groups := []truthGroup{}
 	for rows.Next() {
-		g := group{truth: make([]sql.NullBool, len(r.parts))}
+		g := truthGroup{truth: make([]sql.NullBool, len(r.parts))}
 		ptrs := make([]any, 0, len(r.parts)+1)
 		for i := range g.truth {
 			ptrs = append(ptrs, &g.truth[i])
@@ -146,17 +148,15 @@ func (r *partRunner) countAll() {
 	if rows.Err() != nil {
 		return
 	}
-	sets := [][]int{}
-	for i := range r.parts {
-		sets = append(sets, []int{i})
-	}
-	if len(r.parts) > 1 {
-		sets = append(sets, conflictSets(len(r.parts))...)
-	}
-	r.counts = map[string]int64{}
-	for _, set := range sets {
+	r.groups, r.texts = groups, texts
+}
+
+// count is how many rows of the query's FROM match all the parts of set: those of the groups where
+// each is true, as a WHERE clause keeps them.
+func (r *partRunner) count(set ...int) (int64, bool) {
+	if r.groups != nil {
 		var n int64
-		for _, g := range groups {
+		for _, g := range r.groups {
 			all := true
 			for _, k := range set {
 				all = all && g.truth[k].Valid && g.truth[k].Bool
@@ -165,16 +165,6 @@ func (r *partRunner) countAll() {
 				n += g.n
 			}
 		}
-		r.counts[setKey(set)] = n
-	}
-	r.texts = texts
-}
-
-func setKey(set []int) string { return fmt.Sprint(set) }
-
-// count is how many rows of the query's FROM match all the parts of set.
-func (r *partRunner) count(set ...int) (int64, bool) {
-	if n, ok := r.counts[setKey(set)]; ok {
 		return n, true
 	}
 	sub := make([]guard.Expr, len(set))
