@@ -36,7 +36,11 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt 
 		return nil
 	}
 	r := &partRunner{ctx: ctx, conn: conn, counter: counter, parts: parts}
-	r.countAll()
+	if len(parts) == 1 && sel.EmptyMeansNoMatch() {
+		r.groups = []truthGroup{} // the query found none: no row passes its one part, nothing to count
+	} else {
+		r.countAll()
+	}
 	counts := make([]int64, len(parts))
 	var hints []string
 	zero := false
