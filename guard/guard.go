@@ -99,6 +99,8 @@ func (r *Rejection) Error() string {
 type Checked struct {
 	SQL  string
 	Args []any
+
+	stmt astObj // the statement as the guard read it (Statement)
 }
 
 const (
@@ -145,7 +147,7 @@ func check(ctx context.Context, conn querier, sqlText string, p Policy, rowCap i
 	if err := walkStatement(stmt, p); err != nil {
 		return nil, err
 	}
-	return &Checked{SQL: runSQL + strconv.Itoa(rowCap+1), Args: []any{sqlText}}, nil
+	return &Checked{SQL: runSQL + strconv.Itoa(rowCap+1), Args: []any{sqlText}, stmt: stmt}, nil
 }
 
 // Parse returns the one statement of sqlText as DuckDB's parser reads it (numbers as json.Number), for

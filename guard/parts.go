@@ -43,11 +43,7 @@ type Counter struct {
 
 // NewCounter parses the template it builds on; ok is false when DuckDB cannot.
 func NewCounter(ctx context.Context, conn *sql.Conn, s Select) (*Counter, bool) {
-	t, err := parse(ctx, conn, "SELECT count(*)")
-	if err != nil {
-		return nil, false
-	}
-	node, ok := t["node"].(astObj)
+	node, ok := parsedCountTemplate(ctx, conn)
 	if !ok {
 		return nil, false
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/azabudai/ctool/database"
@@ -140,6 +141,60 @@ func BenchmarkCallCost(b *testing.B) {
 				buf.Reset()
 				if err := textout.JSON(&buf, query.Document(res)); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkEmptyAnswer is the CPU of one warm call that finds no rows, hint included, on the sample
+// build with DuckDB on one thread as in a query worker; a literal varies per call, so no two calls
+// ask the same:
+//
+//   - label: a label column's value that no row has (the vocabulary and where the word occurs in text);
+//
+//   - like: a LIKE on a name that matches nothing (the column's values, for the closest);
+//
+//   - dates: a date window after the data (the build's date range and today);
+//
+//   - conflict: two conditions that match rows alone but none together (the count of each part and set);
+//     the third part varies, the two conditions are the same on every call;
+//
+//   - conflict-new: the same, each condition's literals new on every call;
+//
+//   - found-stores, found-events: the label and date queries' shapes when they find rows: the cost of
+//     a call without a hint, for reference.
+//
+//     go test ./query -run '^$' -bench EmptyAnswer -count 6 | benchstat -
+func BenchmarkEmptyAnswer(b *testing.B) {
+	ctx := context.Background()
+	live := database.NewLive(ingesttest.Build(b, ingesttest.SampleInput(b)), database.WithThreads(1))
+	defer live.Close()
+	engine := query.NewEngine(live)
+	for _, q := range []struct {
+		name string
+		d    *schema.Dataset
+		sql  string
+	}{
+		{"found-stores", schema.Stores, "SELECT * FROM stores WHERE category = 'cafe' AND store_id <> 'X-%d'"},
+		{"found-events", schema.Events, "SELECT event_name FROM events_typed WHERE start_date >= DATE '2000-01-01' + %d"},
+		{"label", schema.Stores, "SELECT * FROM stores WHERE category = 'nosuch%d'"},
+		{"like", schema.Stores, "SELECT store_name FROM stores WHERE store_name LIKE '%%nosuch%d%%'"},
+		{"dates", schema.Events, "SELECT event_name FROM events_typed WHERE start_date >= DATE '2030-01-01' + %d"},
+		{"conflict", schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_name LIKE '%%鮨%%' AND store_id <> 'X-%d'"},
+		{"conflict-new", schema.Stores, "SELECT store_name FROM stores WHERE category IN ('cafe', 'X-%[1]d') AND store_name IN ('鮨 つかさ 麻布台', 'X-%[1]d')"},
+	} {
+		n := 0
+		b.Run(q.name, func(b *testing.B) {
+			defer guardtest.CPUPerOp(b)()
+			for b.Loop() {
+				n++
+				res, err := engine.Query(ctx, q.d, fmt.Sprintf(q.sql, n))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if found := strings.HasPrefix(q.name, "found-"); found != (len(res.Rows) > 0) || found != (res.Hint == "") {
+					b.Fatalf("%d rows, hint %q", len(res.Rows), res.Hint)
 				}
 			}
 		})

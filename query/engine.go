@@ -46,7 +46,8 @@ type Result struct {
 // Engine runs queries on the current build of a database.
 type Engine struct {
 	live   *database.Live
-	shapes shapes // proved query shapes (shape.go)
+	shapes shapes     // proved query shapes (shape.go)
+	hints  hintCaches // what the hints read of each build (hint_cache.go)
 }
 
 // NewEngine returns an engine over live.
@@ -87,7 +88,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		if hasShape {
 			var ok bool
 			if res, ok = e.byShape(ctx, conn, key, d, shaped); ok {
-				res.Note = unknownHoursNote(ctx, conn, sqlText)
+				res.Note = unknownHoursNote(ctx, conn, e.hints.of(build), sqlText)
 				res.Build = build
 				return nil
 			}
@@ -110,24 +111,21 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		if err != nil {
 			return err
 		}
+		cache := e.hints.of(build)
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, sqlText) // the rows are closed: the probes use the same connection
+			res.Hint = explainEmpty(ctx, conn, cache, checked.Statement(), sqlText) // the rows are closed: the probes use the same connection
 		} else if hasShape {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res)
 		}
-		res.Note = unknownHoursNote(ctx, conn, sqlText)
+		res.Note = unknownHoursNote(ctx, conn, cache, sqlText)
 		res.Build = build
 		return nil
 	})
 	return res, err
 }
 
-// onConn runs f on a connection of the current build, which stays open until f returns.
-func (e *Engine) onConn(ctx context.Context, f func(*sql.Conn) error) error {
-	return e.onBuild(ctx, func(_ string, conn *sql.Conn) error { return f(conn) })
-}
-
-// onBuild is onConn telling f the build's id.
+// onBuild runs f on a connection of the current build, which stays open until f returns, telling f
+// the build's id.
 func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *sql.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {

@@ -21,23 +21,31 @@ const maxParts = 8
 
 // conjunctHints explains an empty result by its WHERE clause's AND parts; probed says whether the
 // per-condition probes already explained it.
-func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, probed bool) []string {
+func conjunctHints(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt map[string]any, probed bool) []string {
 	sel, ok := guard.TopSelect(stmt)
 	parts := sel.AndParts()
 	if !ok || len(parts) == 0 || len(parts) > maxParts {
 		return nil
 	}
+	scope := scopeOf(sel, sel.CTEs())
+	if len(parts) == 1 && probed && !mayDateHint(parts[0], scope) {
+		return nil // matching rows or not, one part the probes explained has nothing to add
+	}
 	counter, ok := guard.NewCounter(ctx, conn, sel)
 	if !ok {
 		return nil
 	}
-	r := &partRunner{ctx: ctx, conn: conn, counter: counter}
-	scope := scopeOf(sel, sel.CTEs())
+	r := &partRunner{ctx: ctx, conn: conn, counter: counter, parts: parts}
+	if len(parts) == 1 && sel.EmptyMeansNoMatch() {
+		r.groups = []truthGroup{} // the query found none: no row passes its one part, nothing to count
+	} else {
+		r.countAll()
+	}
 	counts := make([]int64, len(parts))
 	var hints []string
 	zero := false
 	for i, p := range parts {
-		n, ok := r.count(p)
+		n, ok := r.count(i)
 		if !ok {
 			return hints
 		}
@@ -49,50 +57,54 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, stmt map[string]any, pro
 		if !readsColumn(p) {
 			continue // a constant (WHERE false) needs no explaining
 		}
-		if h := dateHint(ctx, conn, p, scope); h != "" && probed {
+		if h := dateHint(ctx, conn, cache, p, scope); h != "" && probed {
 			hints = append(hints, h) // the probe already named the condition
 		} else if h != "" {
-			hints = append(hints, r.text(p)+" matches no row: "+h)
+			hints = append(hints, r.text(i)+" matches no row: "+h)
 		} else if !probed {
-			hints = append(hints, r.text(p)+" matches no row by itself")
+			hints = append(hints, r.text(i)+" matches no row by itself")
 		}
 	}
 	if zero || len(parts) < 2 {
 		return hints
 	}
 	// Every part matches rows alone: find the smallest set that matches none together.
-	for size := 2; size <= min(3, len(parts)); size++ {
-		if size == 3 && len(parts) > 6 {
-			break
+	for _, set := range conflictSets(len(parts)) {
+		n, ok := r.count(set...)
+		if !ok {
+			return hints
 		}
-		for _, set := range combinations(len(parts), size) {
-			sub := make([]guard.Expr, len(set))
-			for i, k := range set {
-				sub[i] = parts[k]
-			}
-			n, ok := r.count(sub...)
-			if !ok {
-				return hints
-			}
-			if n > 0 {
-				continue
-			}
-			var each []string
-			var dates []string
-			for _, k := range set {
-				each = append(each, fmt.Sprintf("%s matches %d %s", r.text(parts[k]), counts[k], textout.Plural(int(counts[k]), "row", "rows")))
-				if h := dateHint(ctx, conn, parts[k], scope); h != "" {
-					dates = append(dates, h)
-				}
-			}
-			h := "no row matches these conditions together, though each matches rows alone: " + strings.Join(each, ", ")
-			if len(dates) > 0 {
-				h += "; " + dates[0]
-			}
-			return append(hints, h)
+		if n > 0 {
+			continue
 		}
+		var each []string
+		var dates []string
+		for _, k := range set {
+			each = append(each, fmt.Sprintf("%s matches %d %s", r.text(k), counts[k], textout.Plural(int(counts[k]), "row", "rows")))
+			if h := dateHint(ctx, conn, cache, parts[k], scope); h != "" {
+				dates = append(dates, h)
+			}
+		}
+		h := "no row matches these conditions together, though each matches rows alone: " + strings.Join(each, ", ")
+		if len(dates) > 0 {
+			h += "; " + dates[0]
+		}
+		return append(hints, h)
 	}
 	return hints
+}
+
+// conflictSets are the sets of n parts looked at for a conflict, smallest first: pairs, and triples
+// of at most six parts.
+func conflictSets(n int) [][]int {
+	var sets [][]int
+	for size := 2; size <= min(3, n); size++ {
+		if size == 3 && n > 6 {
+			break
+		}
+		sets = append(sets, combinations(n, size)...)
+	}
+	return sets
 }
 
 // partRunner counts the rows of the query's FROM that match some of its parts.
@@ -100,11 +112,70 @@ type partRunner struct {
 	ctx     context.Context
 	conn    *sql.Conn
 	counter *guard.Counter
+	parts   []guard.Expr
+	groups  []truthGroup // from countAll; nil: each count asks DuckDB
+	texts   []string     // by part, from countAll
 }
 
-// count is how many rows of the query's FROM match all the parts.
-func (r *partRunner) count(parts ...guard.Expr) (int64, bool) {
-	text, ok := r.counter.Count(parts)
+// truthGroup is how many rows of the query's FROM give its parts these truth values.
+type truthGroup struct {
+	truth []sql.NullBool
+	n     int64
+}
+
+// countAll reads in one statement how many rows of the query's FROM each combination of its parts'
+// truth values holds, from which every count is summed, and names every part: two round trips in
+// all. When DuckDB cannot run them together (a part that is no boolean, an error in a part that the
+// query's other parts kept away), count and text ask one at a time.
+func (r *partRunner) countAll() {
+	text, texts, ok := r.counter.Truths(r.parts)
+	if !ok {
+		return
+	}
+	rows, err := r.conn.QueryContext(r.ctx, text)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	groups := []truthGroup{}
+	for rows.Next() {
+		g := truthGroup{truth: make([]sql.NullBool, len(r.parts))}
+		ptrs := make([]any, 0, len(r.parts)+1)
+		for i := range g.truth {
+			ptrs = append(ptrs, &g.truth[i])
+		}
+		if err := rows.Scan(append(ptrs, &g.n)...); err != nil {
+			return
+		}
+		groups = append(groups, g)
+	}
+	if rows.Err() != nil {
+		return
+	}
+	r.groups, r.texts = groups, texts
+}
+
+// count is how many rows of the query's FROM match all the parts of set: those of the groups where
+// each is true, as a WHERE clause keeps them.
+func (r *partRunner) count(set ...int) (int64, bool) {
+	if r.groups != nil {
+		var n int64
+		for _, g := range r.groups {
+			all := true
+			for _, k := range set {
+				all = all && g.truth[k].Valid && g.truth[k].Bool
+			}
+			if all {
+				n += g.n
+			}
+		}
+		return n, true
+	}
+	sub := make([]guard.Expr, len(set))
+	for i, k := range set {
+		sub[i] = r.parts[k]
+	}
+	text, ok := r.counter.Count(sub)
 	if !ok {
 		return 0, false
 	}
@@ -115,10 +186,14 @@ func (r *partRunner) count(parts ...guard.Expr) (int64, bool) {
 	return n, true
 }
 
-// text is a part as SQL, for the hint.
-func (r *partRunner) text(part guard.Expr) string {
-	text, ok := r.counter.Condition(part)
-	if !ok {
+// text is part k as SQL, for the hint.
+func (r *partRunner) text(k int) string {
+	var text string
+	if k < len(r.texts) {
+		text = r.texts[k]
+	} else if t, ok := r.counter.Condition(r.parts[k]); ok {
+		text = t
+	} else {
 		return "a condition"
 	}
 	return clipText(operators.Replace(text), 160)

@@ -22,7 +22,7 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *sql.Conn, cache *buildHints, part guard.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
@@ -41,10 +41,9 @@ func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scop
 				}
 				if expr != "" && !seen[key] && len(ranges) < 4 {
 					seen[key] = true
-					var lo, hi sql.NullString
 					q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), database.QuoteIdent(c.relation))
-					if conn.QueryRowContext(ctx, q).Scan(&lo, &hi) == nil && lo.Valid && hi.Valid {
-						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, lo.String, hi.String))
+					if r, err := cache.row(ctx, conn, q, 2); err == nil && r[0].Valid && r[1].Valid {
+						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, r[0].String, r[1].String))
 					}
 				}
 			}
@@ -62,6 +61,24 @@ func dateHint(ctx context.Context, conn *sql.Conn, part guard.Expr, scope []scop
 		ranges = append(ranges, "today in Tokyo is "+today.String)
 	}
 	return strings.Join(ranges, "; ")
+}
+
+// mayDateHint reports whether dateHint could say anything of part: it reads the clock, or a column
+// holding dates or numbers. It reads no data.
+func mayDateHint(part guard.Expr, scope []scopeEntry) bool {
+	may := false
+	part.Walk(func(x guard.Expr) bool {
+		if clockFunctions[strings.ToLower(x.Function())] {
+			may = true
+		}
+		if x.Op() == guard.OpColumn {
+			if c, ok := resolve(x, scope); ok && (dateExpr(c) != "" || numeric[c.typ]) {
+				may = true
+			}
+		}
+		return !may
+	})
+	return may
 }
 
 // numeric are the view column types whose range a hint gives.

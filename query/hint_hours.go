@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/azabudai/ctool/textout"
@@ -15,14 +16,18 @@ import (
 
 // unknownHoursNote is the note for a query that reads store_hours while stores of unknown hours exist,
 // "" otherwise. The text test only decides whether to count: it is no boundary.
-func unknownHoursNote(ctx context.Context, conn *sql.Conn, sqlText string) string {
+func unknownHoursNote(ctx context.Context, conn *sql.Conn, cache *buildHints, sqlText string) string {
 	lower := strings.ToLower(sqlText)
 	if !strings.Contains(lower, "store_hours") && !strings.Contains(lower, "is_open") {
 		return ""
 	}
-	var n int
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM stores_typed WHERE NOT hours_known").Scan(&n); err != nil || n == 0 {
-		return "" // none, or a build from before hours_known
+	row, err := cache.row(ctx, conn, "SELECT count(*) FROM stores_typed WHERE NOT hours_known", 1)
+	if err != nil {
+		return "" // a build from before hours_known
+	}
+	n, err := strconv.Atoi(row[0].String)
+	if err != nil || n == 0 {
+		return ""
 	}
 	return fmt.Sprintf("%d %s unknown hours (stores_typed.hours_known = false): no store_hours rows and is_open is false for them, which does not mean closed",
 		n, textout.Plural(n, "store has", "stores have"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -16,51 +17,107 @@ import (
 // connection and within the same context, and read only public relations named in schema/.
 
 // explainEmpty says why a query found no rows: each condition on a public column that matches no row
-// by itself, and what that column holds instead. It returns "" when it finds nothing to say, or when
-// the context ends first.
-func explainEmpty(ctx context.Context, conn *sql.Conn, sqlText string) string {
-	stmt, err := guard.Parse(ctx, conn, sqlText) // the guard's own parse: the same reading it accepted
-	if err != nil {
-		return ""
+// by itself, and what that column holds instead. stmt is the guard's reading of sqlText, or nil to
+// parse it here. It returns "" when it finds nothing to say, or when the context ends first.
+func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt map[string]any, sqlText string) string {
+	if stmt == nil {
+		var err error
+		if stmt, err = guard.Parse(ctx, conn, sqlText); err != nil { // the guard's own parse: the same reading it accepted
+			return ""
+		}
 	}
 	conds := collectConditions(stmt)
+	found := matchAlone(ctx, conn, cache, conds)
 	var hints []string
-	for _, c := range conds {
+	for i, c := range conds {
 		if ctx.Err() != nil {
 			return ""
 		}
-		if h := probe(ctx, conn, c); h != "" {
+		if h := probe(ctx, conn, cache, c, found[i]); h != "" {
 			hints = append(hints, h)
 		}
 	}
 	if ctx.Err() == nil {
-		hints = append(hints, conjunctHints(ctx, conn, stmt, len(hints) > 0)...)
+		hints = append(hints, conjunctHints(ctx, conn, cache, stmt, len(hints) > 0)...)
 	}
 	return strings.Join(hints, "; ")
 }
 
-// probe runs one condition alone; when it matches no row it returns the hint for it.
-func probe(ctx context.Context, conn *sql.Conn, c condition) string {
+// matchAlone tells whether each condition matches a row by itself: from the build's cache, and the
+// rest in one statement (a condition is a column compared with constants: its answer depends on the
+// build's data alone). An entry is nil when DuckDB could not answer it with the others (an error in
+// one of them): probe then asks it alone.
+func matchAlone(ctx context.Context, conn *sql.Conn, cache *buildHints, conds []condition) []*bool {
+	found := make([]*bool, len(conds))
+	keys := make([]string, len(conds))
+	var exists []string
+	var args []any
+	var asked []int
+	for i, c := range conds {
+		where, a := c.where()
+		q := "EXISTS (SELECT 1 FROM " + database.QuoteIdent(c.col.relation) + " WHERE " + where + ")"
+		key, cacheable := answerKey(q, a)
+		if cacheable {
+			keys[i] = key
+		}
+		if row, ok := cache.answer(keys[i]); cacheable && ok && len(row) == 1 {
+			yes := row[0].String == "true"
+			found[i] = &yes
+			continue
+		}
+		exists = append(exists, q)
+		args = append(args, a...)
+		asked = append(asked, i)
+	}
+	if len(asked) == 0 {
+		return found
+	}
+	answers := make([]bool, len(asked))
+	ptrs := make([]any, len(asked))
+	for i := range answers {
+		ptrs[i] = &answers[i]
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(exists, ", "), args...).Scan(ptrs...); err != nil {
+		return found
+	}
+	for j, i := range asked {
+		found[i] = &answers[j]
+		if keys[i] != "" {
+			cache.keep(keys[i], []sql.NullString{{String: strconv.FormatBool(answers[j]), Valid: true}})
+		}
+	}
+	return found
+}
+
+// probe runs one condition alone (known, when not nil, says whether it matches a row); when it matches
+// no row it returns the hint for it.
+func probe(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition, known *bool) string {
 	rel := database.QuoteIdent(c.col.relation)
-	where, args := c.where()
-	var any bool
-	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil || any {
+	if known == nil {
+		where, args := c.where()
+		var any bool
+		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil {
+			return ""
+		}
+		known = &any
+	}
+	if *known {
 		return ""
 	}
 	lead := clipText(c.text, 160) + " matches no row of " + c.col.relation
 	if c.col.json && c.op != "json" {
-		var example sql.NullString
 		q := "SELECT " + database.QuoteIdent(c.col.name) + " FROM " + rel + " WHERE " + database.QuoteIdent(c.col.name) + " IS NOT NULL ORDER BY length(" + database.QuoteIdent(c.col.name) + ") LIMIT 1"
-		if conn.QueryRowContext(ctx, q).Scan(&example) != nil || !example.Valid {
+		example, err := cache.row(ctx, conn, q, 1)
+		if err != nil || !example[0].Valid {
 			return lead
 		}
-		h := lead + ": " + c.col.name + " holds JSON such as " + clipText(example.String, 100) + "; compare a field, e.g. json_extract_string(" + c.col.name + ", '$.<field>')"
+		h := lead + ": " + c.col.name + " holds JSON such as " + clipText(example[0].String, 100) + "; compare a field, e.g. json_extract_string(" + c.col.name + ", '$.<field>')"
 		if c.col.typed != "" {
 			h += ", or use the typed columns of " + c.col.typed
 		}
 		return h
 	}
-	values, complete := vocabulary(ctx, conn, c)
+	values, complete := vocabulary(ctx, conn, cache, c)
 	if values == nil {
 		return lead
 	}
@@ -96,12 +153,12 @@ func probe(ctx context.Context, conn *sql.Conn, c condition) string {
 	default:
 		h = lead + "; nothing in " + subject + " is close to it, e.g. " + quoteList(values[:min(3, len(values))])
 	}
-	return h + occurrences(ctx, conn, c)
+	return h + occurrences(ctx, conn, cache, c)
 }
 
 // vocabulary reads the distinct values of the condition's column: all of them when there are few
 // (complete), otherwise the candidates closest to its first literal.
-func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, bool) {
+func vocabulary(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) ([]string, bool) {
 	col, rel := database.QuoteIdent(c.col.name), database.QuoteIdent(c.col.relation)
 	src := "SELECT CAST(" + col + " AS VARCHAR) AS v FROM " + rel
 	var args []any
@@ -113,7 +170,7 @@ func vocabulary(ctx context.Context, conn *sql.Conn, c condition) ([]string, boo
 		args = []any{c.path}
 	}
 	const few = 200
-	values, err := strings1(ctx, conn, fmt.Sprintf("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %d", src, few+1), args...)
+	values, err := cache.values(ctx, conn, fmt.Sprintf("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %d", src, few+1), args...)
 	if err != nil {
 		return nil, false
 	}

@@ -19,7 +19,7 @@ import (
 const maxOccurrences = 3
 
 // occurrences is the hint's remark on where a missing label value occurs in text; "" for other columns.
-func occurrences(ctx context.Context, conn *sql.Conn, c condition) string {
+func occurrences(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) string {
 	d := c.col.dataset
 	if !c.col.label || d == nil || ctx.Err() != nil {
 		return ""
@@ -34,25 +34,10 @@ func occurrences(ctx context.Context, conn *sql.Conn, c condition) string {
 	if len(cols) == 0 || len(words) == 0 {
 		return ""
 	}
-	var match []string
-	var args []any
-	for _, w := range words {
-		match = append(match, "contains(lower(%[1]s), ?)")
-		args = append(args, w)
-	}
-	cond := strings.Join(match, " OR ")
-	var counts []string
-	var allArgs []any
-	for _, col := range cols {
-		counts = append(counts, "count(*) FILTER (WHERE "+fmt.Sprintf(cond, database.QuoteIdent(col))+")")
-		allArgs = append(allArgs, args...)
-	}
-	n := make([]int64, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range n {
-		ptrs[i] = &n[i]
-	}
-	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(counts, ", ")+" FROM "+database.QuoteIdent(d.Table), allArgs...).Scan(ptrs...); err != nil {
+	var n []int64
+	if t := cache.textsOf(ctx, conn, d.Table, cols); t != nil {
+		n = t.count(words)
+	} else if n = countOccurrences(ctx, conn, d.Table, cols, words); n == nil {
 		return ""
 	}
 	type hit struct {
@@ -79,6 +64,33 @@ func occurrences(ctx context.Context, conn *sql.Conn, c condition) string {
 		parts = append(parts, fmt.Sprintf("%s of %d %s", h.col, h.n, rowNoun(d, h.n)))
 	}
 	return fmt.Sprintf("; %s occurs in %s (search there with LIKE)", subject, strings.Join(parts, ", "))
+}
+
+// countOccurrences is how many rows of table contain any of words in each of cols, counted by DuckDB:
+// for text too large for the build's cache; nil on an error.
+func countOccurrences(ctx context.Context, conn *sql.Conn, table string, cols, words []string) []int64 {
+	var match []string
+	var args []any
+	for _, w := range words {
+		match = append(match, "contains(lower(%[1]s), ?)")
+		args = append(args, w)
+	}
+	cond := strings.Join(match, " OR ")
+	var counts []string
+	var allArgs []any
+	for _, col := range cols {
+		counts = append(counts, "count(*) FILTER (WHERE "+fmt.Sprintf(cond, database.QuoteIdent(col))+")")
+		allArgs = append(allArgs, args...)
+	}
+	n := make([]int64, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range n {
+		ptrs[i] = &n[i]
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(counts, ", ")+" FROM "+database.QuoteIdent(table), allArgs...).Scan(ptrs...); err != nil {
+		return nil
+	}
+	return n
 }
 
 // searchWords are the folded words to look for: the condition's literals and their other words

@@ -1,0 +1,38 @@
+package guard
+
+import (
+	"context"
+	"testing"
+
+	"github.com/azabudai/ctool/guard/guardtest"
+)
+
+// TestTruthsGroupsByEveryPart: one statement groups the query's FROM by the truth of each AND part,
+// and the parts' texts are those Condition gives one at a time.
+func TestTruthsGroupsByEveryPart(t *testing.T) {
+	conn := guardtest.OpenStandIn(t)
+	stmt, err := Parse(context.Background(), conn, "WITH w AS (SELECT 1) SELECT name FROM stores WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := TopSelect(stmt)
+	parts := s.AndParts()
+	c, ok := NewCounter(context.Background(), conn, s)
+	if !ok {
+		t.Fatal("no counter")
+	}
+	count, texts, ok := c.Truths(parts)
+	if !ok {
+		t.Fatal("Truths failed")
+	}
+	want := `WITH w AS (SELECT 1)SELECT (category = 'cafe'), (("name" ~~ 'A%') OR ("name" = 'B')), (n > 1), count_star() FROM stores GROUP BY ALL`
+	if count != want {
+		t.Errorf("count statement\n%s\nwant\n%s", count, want)
+	}
+	for i, p := range parts {
+		one, ok := c.Condition(p)
+		if !ok || texts[i] != one {
+			t.Errorf("part %d: text %q, Condition gives %q", i, texts[i], one)
+		}
+	}
+}

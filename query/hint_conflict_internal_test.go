@@ -1,0 +1,52 @@
+package query
+
+import (
+	"context"
+	"testing"
+
+	"github.com/azabudai/ctool/guard"
+)
+
+// TestCountAllAsOneAtATime: the counts summed from one grouped statement, and the parts' names read
+// in one call, are those each part and set gets alone.
+func TestCountAllAsOneAtATime(t *testing.T) {
+	ctx := context.Background()
+	conn := sampleConn(t)
+	for _, q := range []string{
+		"SELECT store_name FROM stores WHERE category = 'cafe' AND store_name LIKE '%鮨%' AND store_id <> 'X'",
+		"SELECT s.store_name FROM stores s JOIN products_typed p ON p.store_id = s.store_id WHERE s.category = 'bar' AND p.tag = 'ギフト' AND p.price_yen > 1000",
+		"WITH e AS (SELECT * FROM events_typed) SELECT event_name FROM e WHERE is_free AND start_date >= DATE '2026-01-01' AND venue IS NOT NULL",
+		"SELECT event_name FROM events_typed WHERE CAST(tokyo_now() AS DATE) BETWEEN start_date AND end_date AND (is_free OR venue = 'x')",
+	} {
+		stmt, err := guard.Parse(ctx, conn, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel, _ := guard.TopSelect(stmt)
+		parts := sel.AndParts()
+		counter, ok := guard.NewCounter(ctx, conn, sel)
+		if !ok {
+			t.Fatalf("%s: no counter", q)
+		}
+		batch := &partRunner{ctx: ctx, conn: conn, counter: counter, parts: parts}
+		batch.countAll()
+		if batch.groups == nil || len(batch.texts) != len(parts) {
+			t.Fatalf("%s: the parts were not counted together", q)
+		}
+		alone := &partRunner{ctx: ctx, conn: conn, counter: counter, parts: parts}
+		sets := conflictSets(len(parts))
+		for i := range parts {
+			sets = append(sets, []int{i})
+			if got, want := batch.text(i), alone.text(i); got != want {
+				t.Errorf("%s: part %d is named %q together, %q alone", q, i, got, want)
+			}
+		}
+		for _, set := range sets {
+			got, _ := batch.count(set...)
+			want, ok := alone.count(set...)
+			if !ok || got != want {
+				t.Errorf("%s: set %v counts %d together, %d alone (%v)", q, set, got, want, ok)
+			}
+		}
+	}
+}
