@@ -43,13 +43,11 @@ const maxConns = 4
 // would hand a new build's reader the previous build's instance for as long as that one lives.
 const attachedAs = "ctool_build"
 
-// lockdown runs in this order: the path options must be set while external access still allows them,
-// and locking the configuration comes last so that no query can undo any of it. TimeZone is set
-// globally so that every connection of the pool has it.
+// lockdown runs after the ATTACH, in this order (temp_directory, memory_limit and threads are set
+// when the instance is created: options.dsn): locking the configuration comes last so that no query
+// can undo any of it. TimeZone is set globally so that every connection of the pool has it.
 var lockdown = []string{
-	"SET temp_directory = ''",
 	"SET GLOBAL TimeZone = 'Asia/Tokyo'",
-	"SET memory_limit = '" + memoryLimit + "'",
 	"SET enable_external_access = false",
 	// External access off still lets SQL read the attached file and its WAL.
 	"SET disabled_filesystems = 'LocalFileSystem'",
@@ -74,15 +72,6 @@ func collect(opts []Option) options {
 		opt(&o)
 	}
 	return o
-}
-
-// lockdownStatements is lockdown with the thread count, which must come before the lock.
-func (o options) lockdownStatements() []string {
-	if o.threads <= 0 {
-		return lockdown
-	}
-	n := len(lockdown)
-	return append(append(lockdown[:n-1:n-1], fmt.Sprintf("SET threads = %d", o.threads)), lockdown[n-1])
 }
 
 // File is one open database file: read-only, locked down, with its build record.
@@ -126,7 +115,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
-		for _, stmt := range append([]string{use}, o.lockdownStatements()...) {
+		for _, stmt := range append([]string{use}, lockdown...) {
 			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
 				return fmt.Errorf("lock down %s (%s): %w", path, stmt, err)
 			}
@@ -134,7 +123,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		attached = true
 		return nil
 	}
-	c, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false", initConn)
+	c, err := duckdb.NewConnector(o.dsn(), initConn)
 	if err != nil {
 		return nil, err
 	}
