@@ -209,17 +209,21 @@ type Build struct {
 	profiles *File
 }
 
-// publicTables counts the public tables (schema.Relations) in a main file; a DuckDB file without all of them
-// is not a ctool database.
-func publicTables() (query string, want int) {
+// publicTables is a statement that binds only where the main file has every public table
+// (schema.Relations) in its main schema: a DuckDB file without all of them is not a ctool database.
+// Preparing it looks each name up in the attached file's catalog and reads nothing; listing
+// duckdb_tables() would first build every system view of the instance (information_schema,
+// pg_catalog), which costs a fresh worker more than the query it opens for. A view by one of these
+// names passes where a table is expected, as the typed views and macros the file defines are used as
+// they are: the file's own SQL is trusted only as far as the lock-down lets any SQL go.
+func publicTables() string {
 	var names []string
 	for _, r := range schema.Relations() {
 		if r.Kind == schema.TableRelation {
-			names = append(names, "'"+r.Name+"'")
+			names = append(names, attachedAs+".main."+QuoteIdent(r.Name))
 		}
 	}
-	return `SELECT count(*) FROM duckdb_tables() WHERE database_name = '` + attachedAs +
-		`' AND schema_name = 'main' AND table_name IN (` + strings.Join(names, ", ") + `)`, len(names)
+	return "SELECT NULL FROM " + strings.Join(names, ", ")
 }
 
 // Open opens the main database file at path for reading.
@@ -229,15 +233,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tables int
-	q, want := publicTables()
-	if err := f.db.QueryRowContext(ctx, q).Scan(&tables); err != nil {
+	stmt, err := f.db.PrepareContext(ctx, publicTables())
+	if err != nil {
 		f.Close()
-		return nil, noDatabase(path, "is not a ctool database: "+err.Error(), err)
-	} else if tables != want {
-		f.Close()
-		return nil, noDatabase(path, "is not a ctool database", nil)
+		return nil, noDatabase(path, "is not a ctool database", err)
 	}
+	stmt.Close()
 	return &Build{File: f, ID: f.Build[BuildID], opts: o}, nil
 }
 
