@@ -12,7 +12,8 @@
 # through sh (hyperfine subtracts the shell's start) since the worker's needs a pipeline.
 #
 # Environment: RUNS (at least this many timed runs per command and round, default 40), WARMUP
-# (default 5), ROUNDS (default 3), RESULT.
+# (default 5), ROUNDS (default 3), RESULT, BASE (another ctool binary, say an older build: its query
+# and worker are timed in the same runs, for a before and after under the same load).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=bench/lib.sh
@@ -57,6 +58,12 @@ QUERY="bin/ctool query stores --db $DB --format json \"$SQL\""
 WORKER_ALONE="{ cat $FRAME; head -c1 $FIFO >/dev/null; } | $WORKER | { head -c $answer >/dev/null; echo >$FIFO; }"
 FLOOR='bin/ctool --version'
 PLAIN="bench/out/plainquery $DB \"$SQL\""
+base_commands=()
+if [[ -n ${BASE:-} ]]; then
+	base_answer=$({ cat "$FRAME"; sleep 2; } | $BASE query-worker --db=$DB --threads=0 --warm=false | wc -c)
+	base_commands=(-n 'ctool query, BASE' "$BASE query stores --db $DB --format json \"$SQL\""
+		-n 'worker alone, BASE' "{ cat $FRAME; head -c1 $FIFO >/dev/null; } | $BASE query-worker --db=$DB --threads=0 --warm=false | { head -c $base_answer >/dev/null; echo >$FIFO; }")
+fi
 
 # figure JSON NAME EXPR: a jq expression over one command's entry in a JSON export (seconds).
 figure() { jq -r --arg n "$2" ".results[] | select(.command == \$n) | $3" "$1"; }
@@ -66,6 +73,7 @@ above() { awk -v a="$1" -v f="$2" -v b="$3" 'BEGIN { printf "%.2f", (a - f) / b 
 
 tables=""
 summary=""
+base_summary=""
 for round in $(seq 1 "$ROUNDS"); do
 	load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 	say "round $round of $ROUNDS ($WARMUP warmups, at least $RUNS runs each), load average $load_before"
@@ -74,7 +82,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		-n 'ctool query' "$QUERY" \
 		-n 'worker alone' "$WORKER_ALONE" \
 		-n 'floor: ctool --version' "$FLOOR" \
-		-n 'plain DuckDB program' "$PLAIN" >&2
+		-n 'plain DuckDB program' "$PLAIN" "${base_commands[@]}" >&2
 	load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 	tables+=$(
 		printf '\n### Round %d (load average %s before, %s after)\n\n' "$round" "$load_before" "$load_after"
@@ -89,6 +97,11 @@ for round in $(seq 1 "$ROUNDS"); do
 	fc=$(figure "$json" 'floor: ctool --version' '.user + .system')
 	pc=$(figure "$json" 'plain DuckDB program' '.user + .system')
 	summary+="| $round | $load_before | $(ms "$q") ms | $(ms "$f") ms | $(ms "$p") ms | $(ratio "$q" "$p") | **$(above "$q" "$f" "$p")** | $(ratio "$w" "$p") | $(above "$qc" "$fc" "$pc") |"$'\n'
+	if [[ -n ${BASE:-} ]]; then
+		bq=$(figure "$json" 'ctool query, BASE' .median)
+		bc=$(figure "$json" 'ctool query, BASE' '.user + .system')
+		base_summary+="| $round | $(ms "$bq") ms | $(ms "$q") ms | **$(above "$bq" "$f" "$p")** | **$(above "$q" "$f" "$p")** | $(above "$bc" "$fc" "$pc") | $(above "$qc" "$fc" "$pc") |"$'\n'
+	fi
 done
 
 {
@@ -98,6 +111,12 @@ done
 	printf '| round | load average | ctool query | floor | plain | query / plain | (query - floor) / plain | worker alone / plain | (query - floor) / plain, CPU |\n'
 	printf '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 	printf '%s' "$summary"
+	if [[ -n ${BASE:-} ]]; then
+		printf '\nBefore and after in the same runs: BASE is `%s` (%s), floor and plain as above.\n\n' "$BASE" "$($BASE --version)"
+		printf '| round | BASE query | this query | (BASE - floor) / plain | (this - floor) / plain | BASE, CPU | this, CPU |\n'
+		printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+		printf '%s' "$base_summary"
+	fi
 	printf '%s' "$tables"
 	printf '\nCommand: `bench/query-cli.sh` (`make bench-query-cli`). Wall figures are medians of each command in its\n'
 	printf 'round; "worker alone" includes the cat and head of its pipeline. CPU is user plus system time of\n'
