@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-mcp bench-load bench-peer conformance conformance-auth clean
+.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer conformance conformance-auth clean
 
 all: build
 
@@ -56,6 +56,10 @@ bench-validate: build
 
 bench-query: build
 	bench/query.sh
+
+# Not part of bench: ctool query, its worker alone, its start and a plain DuckDB program, three rounds.
+bench-query-cli: build
+	bench/query-cli.sh
 
 # Not part of bench: the MCP server's per-call latency against a process per call, and over HTTP with
 # auth against without.

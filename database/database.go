@@ -43,13 +43,11 @@ const maxConns = 4
 // would hand a new build's reader the previous build's instance for as long as that one lives.
 const attachedAs = "ctool_build"
 
-// lockdown runs in this order: the path options must be set while external access still allows them,
-// and locking the configuration comes last so that no query can undo any of it. TimeZone is set
-// globally so that every connection of the pool has it.
+// lockdown runs after the ATTACH, in this order (temp_directory, memory_limit and threads are set
+// when the instance is created: options.dsn): locking the configuration comes last so that no query
+// can undo any of it. TimeZone is set globally so that every connection of the pool has it.
 var lockdown = []string{
-	"SET temp_directory = ''",
 	"SET GLOBAL TimeZone = 'Asia/Tokyo'",
-	"SET memory_limit = '" + memoryLimit + "'",
 	"SET enable_external_access = false",
 	// External access off still lets SQL read the attached file and its WAL.
 	"SET disabled_filesystems = 'LocalFileSystem'",
@@ -74,15 +72,6 @@ func collect(opts []Option) options {
 		opt(&o)
 	}
 	return o
-}
-
-// lockdownStatements is lockdown with the thread count, which must come before the lock.
-func (o options) lockdownStatements() []string {
-	if o.threads <= 0 {
-		return lockdown
-	}
-	n := len(lockdown)
-	return append(append(lockdown[:n-1:n-1], fmt.Sprintf("SET threads = %d", o.threads)), lockdown[n-1])
 }
 
 // File is one open database file: read-only, locked down, with its build record.
@@ -126,7 +115,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
-		for _, stmt := range append([]string{use}, o.lockdownStatements()...) {
+		for _, stmt := range append([]string{use}, lockdown...) {
 			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
 				return fmt.Errorf("lock down %s (%s): %w", path, stmt, err)
 			}
@@ -134,7 +123,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		attached = true
 		return nil
 	}
-	c, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false", initConn)
+	c, err := duckdb.NewConnector(o.dsn(), initConn)
 	if err != nil {
 		return nil, err
 	}
@@ -220,17 +209,21 @@ type Build struct {
 	profiles *File
 }
 
-// publicTables counts the public tables (schema.Relations) in a main file; a DuckDB file without all of them
-// is not a ctool database.
-func publicTables() (query string, want int) {
+// publicTables is a statement that binds only where the main file has every public table
+// (schema.Relations) in its main schema: a DuckDB file without all of them is not a ctool database.
+// Preparing it looks each name up in the attached file's catalog and reads nothing; listing
+// duckdb_tables() would first build every system view of the instance (information_schema,
+// pg_catalog), which costs a fresh worker more than the query it opens for. A view by one of these
+// names passes where a table is expected, as the typed views and macros the file defines are used as
+// they are: the file's own SQL is trusted only as far as the lock-down lets any SQL go.
+func publicTables() string {
 	var names []string
 	for _, r := range schema.Relations() {
 		if r.Kind == schema.TableRelation {
-			names = append(names, "'"+r.Name+"'")
+			names = append(names, attachedAs+".main."+QuoteIdent(r.Name))
 		}
 	}
-	return `SELECT count(*) FROM duckdb_tables() WHERE database_name = '` + attachedAs +
-		`' AND schema_name = 'main' AND table_name IN (` + strings.Join(names, ", ") + `)`, len(names)
+	return "SELECT NULL FROM " + strings.Join(names, ", ")
 }
 
 // Open opens the main database file at path for reading.
@@ -240,15 +233,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tables int
-	q, want := publicTables()
-	if err := f.db.QueryRowContext(ctx, q).Scan(&tables); err != nil {
+	stmt, err := f.db.PrepareContext(ctx, publicTables())
+	if err != nil {
 		f.Close()
-		return nil, noDatabase(path, "is not a ctool database: "+err.Error(), err)
-	} else if tables != want {
-		f.Close()
-		return nil, noDatabase(path, "is not a ctool database", nil)
+		return nil, noDatabase(path, "is not a ctool database", err)
 	}
+	stmt.Close()
 	return &Build{File: f, ID: f.Build[BuildID], opts: o}, nil
 }
 

@@ -140,16 +140,26 @@ func (p *Pool) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*q
 		p.leave()
 		return nil, err
 	}
+	if err := w.conn.sendJSON(typeQuery, w.request(ctx, d, sqlText)); err != nil {
+		err := p.lost(w)
+		p.leave()
+		return nil, err
+	}
+	return p.await(ctx, w)
+}
+
+// request is w's next query.
+func (w *proc) request(ctx context.Context, d *schema.Dataset, sqlText string) request {
 	w.seq++
 	req := request{Seq: w.seq, Dataset: d.Name, SQL: []byte(sqlText)}
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl.UnixNano()
 	}
-	if err := w.conn.sendJSON(typeQuery, req); err != nil {
-		err := p.lost(w)
-		p.leave()
-		return nil, err
-	}
+	return req
+}
+
+// await waits for w's answer to the query just sent, and leaves the slot when w is done with it.
+func (p *Pool) await(ctx context.Context, w *proc) (*query.Result, error) {
 	select {
 	case f, ok := <-w.replies:
 		defer p.leave()

@@ -22,6 +22,10 @@ import (
 // The test binary doubles as a worker whose queries misbehave on request: with CTOOL_TEST_WORKER set
 // it serves the protocol on stdin and stdout, and the SQL text says what to do.
 func TestMain(m *testing.M) {
+	if os.Getenv("CTOOL_TEST_WORKER") == "refuse" { // a worker that cannot open its database
+		Refuse(os.Stdout, &ctool.Error{Kind: ctool.KindNoDatabase, Message: "no usable ctool database"})
+		os.Exit(0)
+	}
 	if os.Getenv("CTOOL_TEST_WORKER") == "1" {
 		if err := Serve(os.Stdin, os.Stdout, "test-build", fakeQuery); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -156,6 +156,15 @@ func (p *Pool) reap(w *proc, why string) {
 
 // start starts a worker and waits for its greeting.
 func (p *Pool) start(ctx context.Context) (*proc, error) {
+	w, err := p.launch()
+	if err != nil {
+		return nil, err
+	}
+	return p.greeted(ctx, w)
+}
+
+// launch starts a worker process.
+func (p *Pool) launch() (*proc, error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -173,6 +182,11 @@ func (p *Pool) start(ctx context.Context) (*proc, error) {
 	p.mu.Lock()
 	p.all[w] = true
 	p.mu.Unlock()
+	return w, nil
+}
+
+// greeted waits for w's greeting: it has opened the database, or says why it could not.
+func (p *Pool) greeted(ctx context.Context, w *proc) (*proc, error) {
 	select {
 	case f, ok := <-w.replies:
 		if ok && f.typ == typeHello {

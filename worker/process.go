@@ -76,5 +76,5 @@ func QueryOnce(ctx context.Context, path string, d *schema.Dataset, sqlText stri
 	}
 	pool := NewPool(Config{Command: cmd, Max: 1, Grace: query.WorkerGrace})
 	defer pool.Close()
-	return pool.Query(ctx, d, sqlText)
+	return pool.queryFresh(ctx, d, sqlText)
 }

@@ -49,7 +49,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runWith(e *env, args []string) int {
-	app := newApp(e)
+	var app *cli.App
+	if len(args) > 1 && args[1] == worker.CommandName {
+		app = newWorkerApp(e)
+	} else {
+		app = newApp(e)
+	}
 	line := arrange(app, args)
 	setBuildHelp(e, app, line)
 	jsonMode := line.format == "json" || line.format == "jsonl"
@@ -97,6 +102,24 @@ func newApp(e *env) *cli.App {
 			newVersionCommand(),
 			newWorkerCommand(e),
 		},
+	}
+	setUsageErrors(app.Commands)
+	return app
+}
+
+// newWorkerApp is the app of a query worker's process: its hidden command alone. ctool starts one for
+// every `ctool query`, and building the other commands (their help texts above all) would cost each
+// call a millisecond of CPU for nothing.
+func newWorkerApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:            "ctool",
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError:    onUsageError,
+		Commands:        []*cli.Command{newWorkerCommand(e)},
 	}
 	setUsageErrors(app.Commands)
 	return app
