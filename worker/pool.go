@@ -27,10 +27,17 @@ type Config struct {
 	Max     int           // workers at once, busy or idle; more calls wait
 	Queue   int           // calls that may wait for a worker; past it a call is answered busy at once
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
-	// SpawnAfter is how long a call waits for a busy worker to come back before it starts another
-	// (up to Max) once Size are running: on a small machine more processes than cores add memory and
-	// no speed, while workers stuck on slow queries must not hold everyone else up for long. 0 starts
-	// one at once.
+	// Active is how many workers may serve at once while none is slow (at least Size): a call that
+	// finds them all busy waits for one to come back. On a small machine more processes than cores
+	// add memory and no speed.
+	Active int
+	// Spare is how many workers the pool keeps for everyone else beside the slow ones (at least 1):
+	// with k slow, up to k+Spare may run, within Max.
+	Spare int
+	// SpawnAfter is how long a query may hold its worker before the worker counts as slow (perhaps
+	// stuck), so that Spare more may be started beside it. A queue of quick calls starts none: they
+	// wait for the workers that are answering. 0 starts a worker at once for any call that finds
+	// none idle, up to Max.
 	SpawnAfter time.Duration
 	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
 	// the memory of a burst's extra workers comes back; 0 keeps every worker.
@@ -70,9 +77,13 @@ type Pool struct {
 	idle   []*proc
 	live   int // processes started and not yet reaped
 	closed bool
-	sweep  bool          // a retirement of idle workers is scheduled
-	back   chan struct{} // closed when a worker is given back, for calls waiting for one; nil if none wait
-	all    map[*proc]bool
+	sweep  bool // a retirement of idle workers is scheduled
+	// back is closed when a worker is given back or one is gone, for calls waiting for one; nil if
+	// none wait.
+	back chan struct{}
+	all  map[*proc]bool
+	// noStartUntil holds back the next start for a waiting call after one failed.
+	noStartUntil time.Time
 }
 
 // NewPool returns a pool; Start warms it.
@@ -80,9 +91,9 @@ func NewPool(cfg Config) *Pool {
 	if cfg.Max < 1 {
 		cfg.Max = 1
 	}
-	if cfg.Size > cfg.Max {
-		cfg.Size = cfg.Max
-	}
+	cfg.Size = min(cfg.Size, cfg.Max)
+	cfg.Active = min(max(cfg.Active, cfg.Size), cfg.Max)
+	cfg.Spare = max(cfg.Spare, 1)
 	if cfg.Log == nil {
 		cfg.Log = func(Event) {}
 	}

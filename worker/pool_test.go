@@ -308,8 +308,8 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 	}
 }
 
-// Once Size are busy, a call waits SpawnAfter for one to come back before it starts another: a
-// worker given back in time serves it; one that stays busy (stuck) does not hold it up for longer.
+// Once Active are busy, a call waits for one to come back; one that stays busy (stuck) for
+// SpawnAfter does not hold it up for longer: another is started beside it.
 func TestPoolSpawnsAfterWait(t *testing.T) {
 	p, _ := newTestPool(t, 1, 3, 10)
 	p.cfg.SpawnAfter = 300 * time.Millisecond
@@ -343,6 +343,98 @@ func TestPoolSpawnsAfterWait(t *testing.T) {
 	if live != 2 {
 		t.Errorf("%d workers, want 2", live)
 	}
+}
+
+// A burst of quick calls is served by Active workers however long it queues: none is slow, so none
+// beyond them is started.
+func TestPoolQuickCallsUseActiveWorkers(t *testing.T) {
+	p, _ := newTestPool(t, 1, 12, 200)
+	p.cfg.Active, p.cfg.Spare, p.cfg.SpawnAfter = 2, 4, time.Minute
+	var mu sync.Mutex
+	pids := map[int64]bool{}
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pid := pidOf(t, p)
+			mu.Lock()
+			pids[pid] = true
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if len(pids) > 2 || p.Running() > 2 {
+		t.Errorf("100 quick calls ran on %d workers, %d running; want at most Active, 2", len(pids), p.Running())
+	}
+}
+
+// Below Active, a call that finds every worker busy has another started for it at once, not after
+// SpawnAfter.
+func TestPoolStartsUpToActive(t *testing.T) {
+	p, _ := newTestPool(t, 1, 12, 10)
+	p.cfg.Active, p.cfg.SpawnAfter = 2, time.Minute
+	warm := pidOf(t, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	slow := make(chan error, 1)
+	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
+	for len(p.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if pid := pidOf(t, p); pid == warm {
+		t.Errorf("served by the busy worker")
+	}
+	cancel()
+	<-slow
+}
+
+// Eight stuck queries still leave four workers for everyone else: once a query has held its worker
+// for SpawnAfter, Spare more may run beside the slow ones, within Max.
+func TestPoolKeepsSpareBesideStuck(t *testing.T) {
+	p, _ := newTestPool(t, 2, 12, 100)
+	p.cfg.Active, p.cfg.Spare, p.cfg.SpawnAfter = 2, 4, 50*time.Millisecond
+	busy := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		n := 0
+		for w := range p.all {
+			if !w.busySince.IsZero() {
+				n++
+			}
+		}
+		return n
+	}
+	waitBusy := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for busy() < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d workers busy, want %d", busy(), want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.Query(ctx, schema.Stores, "stuck") }()
+	}
+	waitBusy(8)
+	others, stop := context.WithCancel(ctx)
+	for range 4 {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.Query(others, schema.Stores, "slow") }()
+	}
+	waitBusy(12)
+	if n := p.Running(); n != 12 {
+		t.Errorf("%d workers running, want 12", n)
+	}
+	stop()
+	pidOf(t, p) // a spare, given back, serves the next call
+	p.Close()
+	wg.Wait()
 }
 
 // The workers a burst started beyond Size are retired once idle for cfg.Idle; Size stay warm.
