@@ -60,7 +60,8 @@ var lockdown = []string{
 type Option func(*options)
 
 type options struct {
-	threads int
+	threads  int
+	settings []string // further SET statements, run before the lock
 }
 
 // WithThreads sets how many threads DuckDB uses for the build, when n is above 0 (DuckDB's default is
@@ -76,13 +77,19 @@ func collect(opts []Option) options {
 	return o
 }
 
-// lockdownStatements is lockdown with the thread count, which must come before the lock.
+// lockdownStatements is lockdown with the thread count and the options' settings, which must come
+// before the lock.
 func (o options) lockdownStatements() []string {
-	if o.threads <= 0 {
+	var extra []string
+	if o.threads > 0 {
+		extra = append(extra, fmt.Sprintf("SET threads = %d", o.threads))
+	}
+	extra = append(extra, o.settings...)
+	if len(extra) == 0 {
 		return lockdown
 	}
 	n := len(lockdown)
-	return append(append(lockdown[:n-1:n-1], fmt.Sprintf("SET threads = %d", o.threads)), lockdown[n-1])
+	return append(append(lockdown[:n-1:n-1], extra...), lockdown[n-1])
 }
 
 // File is one open database file: read-only, locked down, with its build record.
