@@ -503,3 +503,14 @@ func TestWorkerExitsWithItsSupervisor(t *testing.T) {
 		t.Errorf("the worker exited with %s", w.cmd.ProcessState)
 	}
 }
+
+// A worker that has handed its freed memory back after releaseAfter idle still serves, the same
+// process.
+func TestWorkerServesAfterRelease(t *testing.T) {
+	p, _ := newTestPool(t, 1, 1, 10)
+	before := pidOf(t, p)
+	time.Sleep(releaseAfter + 200*time.Millisecond)
+	if after := pidOf(t, p); after != before {
+		t.Errorf("served by %d after the idle release, want the same worker %d", after, before)
+	}
+}
