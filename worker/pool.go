@@ -27,17 +27,13 @@ type Config struct {
 	Max     int           // workers at once, busy or idle; more calls wait
 	Queue   int           // calls that may wait for a worker; past it a call is answered busy at once
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
-	// Active is how many workers may serve at once while none is slow (at least Size): a call that
-	// finds them all busy waits for one to come back. On a small machine more processes than cores
-	// add memory and no speed.
+	// Active is how many workers may serve calls at once beside the slow ones (at least Size and 1):
+	// with k slow, a call that finds none idle has one started while fewer than k+Active run, within
+	// Max, and otherwise waits for one to come back. A queue of quick calls thus runs on Active
+	// workers, however long it is: on a small machine more processes add memory, not speed.
 	Active int
-	// Spare is how many workers the pool keeps for everyone else beside the slow ones (at least 1):
-	// with k slow, up to k+Spare may run, within Max.
-	Spare int
 	// SpawnAfter is how long a query may hold its worker before the worker counts as slow (perhaps
-	// stuck), so that Spare more may be started beside it. A queue of quick calls starts none: they
-	// wait for the workers that are answering. 0 starts a worker at once for any call that finds
-	// none idle, up to Max.
+	// stuck). 0 starts a worker at once for any call that finds none idle, up to Max.
 	SpawnAfter time.Duration
 	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
 	// the memory of a burst's extra workers comes back; 0 keeps every worker.
@@ -92,8 +88,7 @@ func NewPool(cfg Config) *Pool {
 		cfg.Max = 1
 	}
 	cfg.Size = min(cfg.Size, cfg.Max)
-	cfg.Active = min(max(cfg.Active, cfg.Size), cfg.Max)
-	cfg.Spare = max(cfg.Spare, 1)
+	cfg.Active = min(max(cfg.Active, cfg.Size, 1), cfg.Max)
 	if cfg.Log == nil {
 		cfg.Log = func(Event) {}
 	}

@@ -349,7 +349,7 @@ func TestPoolSpawnsAfterWait(t *testing.T) {
 // beyond them is started.
 func TestPoolQuickCallsUseActiveWorkers(t *testing.T) {
 	p, _ := newTestPool(t, 1, 12, 200)
-	p.cfg.Active, p.cfg.Spare, p.cfg.SpawnAfter = 2, 4, time.Minute
+	p.cfg.Active, p.cfg.SpawnAfter = 2, time.Minute
 	var mu sync.Mutex
 	pids := map[int64]bool{}
 	var wg sync.WaitGroup
@@ -389,10 +389,10 @@ func TestPoolStartsUpToActive(t *testing.T) {
 }
 
 // Eight stuck queries still leave four workers for everyone else: once a query has held its worker
-// for SpawnAfter, Spare more may run beside the slow ones, within Max.
-func TestPoolKeepsSpareBesideStuck(t *testing.T) {
-	p, _ := newTestPool(t, 2, 12, 100)
-	p.cfg.Active, p.cfg.Spare, p.cfg.SpawnAfter = 2, 4, 50*time.Millisecond
+// for SpawnAfter, Active more may run beside the slow ones, within Max.
+func TestPoolKeepsActiveBesideStuck(t *testing.T) {
+	p, _ := newTestPool(t, 1, 12, 100)
+	p.cfg.Active, p.cfg.SpawnAfter = 4, 50*time.Millisecond
 	busy := func() int {
 		p.mu.Lock()
 		defer p.mu.Unlock()

@@ -83,9 +83,9 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 	}
 }
 
-// allowed is how many workers may run now: Active, or, with k of them slow (held longer than
-// cfg.SpawnAfter by one query), k+Spare, within Max. recheck is when the next busy worker turns slow
-// (zero if none will). Called with p.mu held.
+// allowed is how many workers may run now: with k of them slow (held longer than cfg.SpawnAfter by
+// one query), k+Active, within Max. recheck is when the next busy worker turns slow (zero if none
+// will). Called with p.mu held.
 func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 	slow := 0
 	for w := range p.all {
@@ -98,11 +98,7 @@ func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 			recheck = at
 		}
 	}
-	n = p.cfg.Active
-	if slow > 0 {
-		n = max(n, slow+p.cfg.Spare)
-	}
-	return min(n, p.cfg.Max), recheck
+	return min(slow+p.cfg.Active, p.cfg.Max), recheck
 }
 
 // startIdle starts a worker the caller has counted in p.live and gives it to the idle list, waking
