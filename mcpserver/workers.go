@@ -25,9 +25,11 @@ const (
 	MaxWorkers    = 12
 	WorkerQueue   = 256
 	WorkerIdle    = 15 * time.Second
-	// WorkerSpawnAfter is well above a query's time on a saturated machine: at 100 ms, plain queries
-	// queued behind busy cores counted as slow and the pool grew to twelve processes.
-	WorkerSpawnAfter = time.Second
+	// WorkerSpawnAfter stays short: stuck queries arriving among many calls are found a few at a time
+	// (a worker turns slow only this long after taking one), so at 250 ms the calls behind eight of
+	// them missed a 3 s timeout on a loaded machine. A plain query held this long behind busy cores
+	// also counts, so under load on a saturated machine the pool may still grow past four.
+	WorkerSpawnAfter = 100 * time.Millisecond
 	// WorkerThreads is DuckDB's thread count in each worker: the server's parallelism is its workers,
 	// and one thread answers its small queries sooner than a pool that must be woken
 	// (bench/results/mcp.md). `ctool query`'s child keeps one thread per core for its big scans.
