@@ -9,16 +9,16 @@ import (
 )
 
 // The worker policy of `ctool mcp`, measured on a 2-core server (bench/results/memory.md). One worker
-// is kept warm: each holds about 18 MB of its own after a load beside the 51 MB of the binary's pages
+// is kept warm: each holds about 18 MB of its own after a load beside the 52 MB of the binary's pages
 // it maps, and a second warm one would keep the server and its workers above 200 MB resident. When
 // calls queue, more are started in the background (a call takes whichever worker is free first) until
-// four serve at once: on a busy machine four answered more calls than two, with a lower p99, at half
-// the old pool's peak memory. A worker whose query has held it for WorkerSpawnAfter counts as slow
-// (perhaps stuck), and four may still serve beside the slow ones, up to twelve: eight stuck queries
-// leave four for everyone else until their deadline and grace end them. A worker is stuck when its
-// query runs past the call's --timeout and query.WorkerGrace (query/deadlines.go): the pool kills it,
-// answers timeout and starts a fresh one. The workers beyond the warm one are retired after WorkerIdle
-// idle. A longer wait than WorkerQueue allows is answered busy at once.
+// four serve at once: on a busy machine four answered more calls than two, with a lower p99. A worker
+// whose query has held it for WorkerSpawnAfter counts as slow (perhaps stuck), and four may still serve
+// beside the slow ones, up to twelve: eight stuck queries leave four for everyone else until their
+// deadline and grace end them. A worker is stuck when its query runs past the call's --timeout and
+// query.WorkerGrace (query/deadlines.go): the pool kills it, answers timeout and starts a fresh one.
+// The workers beyond the warm one are retired after WorkerIdle idle. A longer wait than WorkerQueue
+// allows is answered busy at once.
 const (
 	Workers       = 1
 	ActiveWorkers = 4
