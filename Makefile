@@ -5,7 +5,7 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 
-.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer conformance conformance-auth clean
+.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth clean
 
 all: build
 
@@ -75,6 +75,11 @@ bench-load: build
 # Not part of bench: ctool mcp against DBHub (installed from npm into a cache directory), stdio and HTTP.
 bench-peer: build
 	bench/peer.sh
+
+# Not part of bench: ctool mcp --http under 1, 8 and 32 clients, its latency and the memory of the
+# server and its workers during and after the load (BASE=other/ctool runs both); about two minutes.
+bench-memory: build
+	bench/memory.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
 conformance: build conformance-auth

@@ -58,7 +58,8 @@ var lockdown = []string{
 type Option func(*options)
 
 type options struct {
-	threads int
+	threads  int
+	settings []string // further SET statements, run before the lock
 }
 
 // WithThreads sets how many threads DuckDB uses for the build, when n is above 0 (DuckDB's default is
@@ -72,6 +73,15 @@ func collect(opts []Option) options {
 		opt(&o)
 	}
 	return o
+}
+
+// lockdownStatements is lockdown with the options' settings, which must come before the lock.
+func (o options) lockdownStatements() []string {
+	if len(o.settings) == 0 {
+		return lockdown
+	}
+	n := len(lockdown)
+	return append(append(lockdown[:n-1:n-1], o.settings...), lockdown[n-1])
 }
 
 // File is one open database file: read-only, locked down, with its build record.
@@ -115,7 +125,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
-		for _, stmt := range append([]string{use}, lockdown...) {
+		for _, stmt := range append([]string{use}, o.lockdownStatements()...) {
 			if _, err := ex.ExecContext(context.Background(), stmt, nil); err != nil {
 				return fmt.Errorf("lock down %s (%s): %w", path, stmt, err)
 			}

@@ -244,3 +244,26 @@ func TestWithThreads(t *testing.T) {
 		})
 	}
 }
+
+func TestWithBackgroundPurge(t *testing.T) {
+	path := ingesttest.Build(t, ingesttest.SampleInput(t))
+	live := database.NewLive(path, database.WithThreads(1), database.WithBackgroundPurge())
+	defer live.Close()
+	b, release, err := live.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	var on bool
+	var threads int64
+	if err := b.DB().QueryRow("SELECT current_setting('allocator_background_threads'), current_setting('threads')").Scan(&on, &threads); err != nil {
+		t.Fatal(err)
+	}
+	if !on || threads != 1 {
+		t.Errorf("allocator_background_threads = %v, threads = %d; want true, 1", on, threads)
+	}
+	// Still locked down after the extra setting.
+	if _, err := b.DB().Exec("SET allocator_background_threads = false"); err == nil {
+		t.Error("a query changed a setting")
+	}
+}

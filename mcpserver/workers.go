@@ -8,19 +8,27 @@ import (
 	"github.com/azabudai/ctool/worker"
 )
 
-// The worker policy of `ctool mcp`: two warm workers, one per core of a small server (each holds about
-// 8 MB of its own beside the binary's pages it shares; bench/results/peer.md), up to twelve at once, so
-// that eight stuck queries still leave four for everyone else until their deadline and grace end them.
-// A worker is stuck when its query runs past the call's --timeout and query.WorkerGrace
-// (query/deadlines.go): the pool kills it, answers timeout and starts a fresh one. Past the warm two, a
-// call first waits WorkerSpawnAfter for a busy worker to come back (a burst on two cores gains nothing
-// from more processes; bench/results/peer.md), and the extras a burst did start are retired after
-// WorkerIdle idle. A longer wait than WorkerQueue allows is answered busy at once.
+// The worker policy of `ctool mcp`, measured on a 2-core server (bench/results/memory.md). One worker
+// is kept warm: each holds about 18 MB of its own after a load beside the 52 MB of the binary's pages
+// it maps, and a second warm one would keep the server and its workers above 200 MB resident. When
+// calls queue, more are started in the background (a call takes whichever worker is free first) until
+// four serve at once: on a busy machine four answered more calls than two, with a lower p99. A worker
+// whose query has held it for WorkerSpawnAfter counts as slow (perhaps stuck), and four may still serve
+// beside the slow ones, up to twelve: eight stuck queries leave four for everyone else until their
+// deadline and grace end them. A worker is stuck when its query runs past the call's --timeout and
+// query.WorkerGrace (query/deadlines.go): the pool kills it, answers timeout and starts a fresh one.
+// The workers beyond the warm one are retired after WorkerIdle idle. A longer wait than WorkerQueue
+// allows is answered busy at once.
 const (
-	Workers          = 2
-	MaxWorkers       = 12
-	WorkerQueue      = 256
-	WorkerIdle       = 15 * time.Second
+	Workers       = 1
+	ActiveWorkers = 4
+	MaxWorkers    = 12
+	WorkerQueue   = 256
+	WorkerIdle    = 15 * time.Second
+	// WorkerSpawnAfter stays short: stuck queries arriving among many calls are found a few at a time
+	// (a worker turns slow only this long after taking one), so at 250 ms the calls behind eight of
+	// them missed a 3 s timeout on a loaded machine. A plain query held this long behind busy cores
+	// also counts, so under load on a saturated machine the pool may still grow past four.
 	WorkerSpawnAfter = 100 * time.Millisecond
 	// WorkerThreads is DuckDB's thread count in each worker: the server's parallelism is its workers,
 	// and one thread answers its small queries sooner than a pool that must be woken
@@ -36,8 +44,8 @@ func StartPool(ctx context.Context, path string, log *Log, metrics *Metrics) (*w
 		return nil, err
 	}
 	pool := worker.NewPool(worker.Config{
-		Command: cmd, Size: Workers, Max: MaxWorkers, Queue: WorkerQueue, Grace: query.WorkerGrace,
-		Idle: WorkerIdle, SpawnAfter: WorkerSpawnAfter,
+		Command: cmd, Size: Workers, Active: ActiveWorkers, Max: MaxWorkers, Queue: WorkerQueue,
+		Grace: query.WorkerGrace, Idle: WorkerIdle, SpawnAfter: WorkerSpawnAfter,
 		Log: func(ev worker.Event) {
 			log.Write(time.Now(), ev)
 			metrics.WorkerEnded(ev.Worker)

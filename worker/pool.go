@@ -27,10 +27,13 @@ type Config struct {
 	Max     int           // workers at once, busy or idle; more calls wait
 	Queue   int           // calls that may wait for a worker; past it a call is answered busy at once
 	Grace   time.Duration // how long a query may run past its deadline before its worker is killed
-	// SpawnAfter is how long a call waits for a busy worker to come back before it starts another
-	// (up to Max) once Size are running: on a small machine more processes than cores add memory and
-	// no speed, while workers stuck on slow queries must not hold everyone else up for long. 0 starts
-	// one at once.
+	// Active is how many workers may serve calls at once beside the slow ones (at least Size and 1):
+	// with k slow, a call that finds none idle has one started while fewer than k+Active run, within
+	// Max, and otherwise waits for one to come back. A queue of quick calls thus runs on Active
+	// workers, however long it is: on a small machine more processes add memory, not speed.
+	Active int
+	// SpawnAfter is how long a query may hold its worker before the worker counts as slow (perhaps
+	// stuck). 0 starts a worker at once for any call that finds none idle, up to Max.
 	SpawnAfter time.Duration
 	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
 	// the memory of a burst's extra workers comes back; 0 keeps every worker.
@@ -70,9 +73,13 @@ type Pool struct {
 	idle   []*proc
 	live   int // processes started and not yet reaped
 	closed bool
-	sweep  bool          // a retirement of idle workers is scheduled
-	back   chan struct{} // closed when a worker is given back, for calls waiting for one; nil if none wait
-	all    map[*proc]bool
+	sweep  bool // a retirement of idle workers is scheduled
+	// back is closed when a worker is given back or one is gone, for calls waiting for one; nil if
+	// none wait.
+	back chan struct{}
+	all  map[*proc]bool
+	// noStartUntil holds back the next start for a waiting call after one failed.
+	noStartUntil time.Time
 }
 
 // NewPool returns a pool; Start warms it.
@@ -80,9 +87,8 @@ func NewPool(cfg Config) *Pool {
 	if cfg.Max < 1 {
 		cfg.Max = 1
 	}
-	if cfg.Size > cfg.Max {
-		cfg.Size = cfg.Max
-	}
+	cfg.Size = min(cfg.Size, cfg.Max)
+	cfg.Active = min(max(cfg.Active, cfg.Size, 1), cfg.Max)
 	if cfg.Log == nil {
 		cfg.Log = func(Event) {}
 	}

@@ -312,8 +312,8 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 	}
 }
 
-// Once Size are busy, a call waits SpawnAfter for one to come back before it starts another: a
-// worker given back in time serves it; one that stays busy (stuck) does not hold it up for longer.
+// Once Active are busy, a call waits for one to come back; one that stays busy (stuck) for
+// SpawnAfter does not hold it up for longer: another is started beside it.
 func TestPoolSpawnsAfterWait(t *testing.T) {
 	p, _ := newTestPool(t, 1, 3, 10)
 	p.cfg.SpawnAfter = 300 * time.Millisecond
@@ -321,15 +321,16 @@ func TestPoolSpawnsAfterWait(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// SpawnAfter counts from when the slow query took its worker, after start.
+	start := time.Now()
 	slow := make(chan error, 1)
 	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
 	for len(p.slots) == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	start := time.Now()
 	other := pidOf(t, p)
-	if waited := time.Since(start); waited < p.cfg.SpawnAfter {
-		t.Errorf("a second worker started after %v, before SpawnAfter", waited)
+	if held := time.Since(start); held < p.cfg.SpawnAfter {
+		t.Errorf("a second worker served %v after the first was taken, before SpawnAfter", held)
 	}
 	if other == warm {
 		t.Errorf("the call was served by the busy worker")
@@ -347,6 +348,98 @@ func TestPoolSpawnsAfterWait(t *testing.T) {
 	if live != 2 {
 		t.Errorf("%d workers, want 2", live)
 	}
+}
+
+// A burst of quick calls is served by Active workers however long it queues: none is slow, so none
+// beyond them is started.
+func TestPoolQuickCallsUseActiveWorkers(t *testing.T) {
+	p, _ := newTestPool(t, 1, 12, 200)
+	p.cfg.Active, p.cfg.SpawnAfter = 2, time.Minute
+	var mu sync.Mutex
+	pids := map[int64]bool{}
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pid := pidOf(t, p)
+			mu.Lock()
+			pids[pid] = true
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if len(pids) > 2 || p.Running() > 2 {
+		t.Errorf("100 quick calls ran on %d workers, %d running; want at most Active, 2", len(pids), p.Running())
+	}
+}
+
+// Below Active, a call that finds every worker busy has another started for it at once, not after
+// SpawnAfter.
+func TestPoolStartsUpToActive(t *testing.T) {
+	p, _ := newTestPool(t, 1, 12, 10)
+	p.cfg.Active, p.cfg.SpawnAfter = 2, time.Minute
+	warm := pidOf(t, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	slow := make(chan error, 1)
+	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
+	for len(p.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if pid := pidOf(t, p); pid == warm {
+		t.Errorf("served by the busy worker")
+	}
+	cancel()
+	<-slow
+}
+
+// Eight stuck queries still leave four workers for everyone else: once a query has held its worker
+// for SpawnAfter, Active more may run beside the slow ones, within Max.
+func TestPoolKeepsActiveBesideStuck(t *testing.T) {
+	p, _ := newTestPool(t, 1, 12, 100)
+	p.cfg.Active, p.cfg.SpawnAfter = 4, 50*time.Millisecond
+	busy := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		n := 0
+		for w := range p.all {
+			if !w.busySince.IsZero() {
+				n++
+			}
+		}
+		return n
+	}
+	waitBusy := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for busy() < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d workers busy, want %d", busy(), want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.Query(ctx, schema.Stores, "stuck") }()
+	}
+	waitBusy(8)
+	others, stop := context.WithCancel(ctx)
+	for range 4 {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.Query(others, schema.Stores, "slow") }()
+	}
+	waitBusy(12)
+	if n := p.Running(); n != 12 {
+		t.Errorf("%d workers running, want 12", n)
+	}
+	stop()
+	pidOf(t, p) // a spare, given back, serves the next call
+	p.Close()
+	wg.Wait()
 }
 
 // The workers a burst started beyond Size are retired once idle for cfg.Idle; Size stay warm.
@@ -413,5 +506,16 @@ func TestWorkerExitsWithItsSupervisor(t *testing.T) {
 	}
 	if !w.cmd.ProcessState.Success() {
 		t.Errorf("the worker exited with %s", w.cmd.ProcessState)
+	}
+}
+
+// A worker that has handed its freed memory back after releaseAfter idle still serves, the same
+// process.
+func TestWorkerServesAfterRelease(t *testing.T) {
+	p, _ := newTestPool(t, 1, 1, 10)
+	before := pidOf(t, p)
+	time.Sleep(releaseAfter + 200*time.Millisecond)
+	if after := pidOf(t, p); after != before {
+		t.Errorf("served by %d after the idle release, want the same worker %d", after, before)
 	}
 }

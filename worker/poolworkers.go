@@ -14,58 +14,114 @@ import (
 	"github.com/azabudai/ctool/query"
 )
 
-// take returns an idle worker, or starts one: at once while fewer than Size are running, else once
-// cfg.SpawnAfter has passed with none given back (the busy ones may be stuck).
+// take returns an idle worker, or starts one: the call waits for it while none is running or fewer
+// than Size are, and when cfg.SpawnAfter is 0. Otherwise a worker is started in the background while
+// fewer than allowed are running, and the call takes whichever worker is free first: the new one or
+// one given back.
 func (p *Pool) take(ctx context.Context) (*proc, error) {
-	var spawnAt time.Time
 	for {
 		p.mu.Lock()
-		n := len(p.idle)
-		if n == 0 {
-			if p.cfg.SpawnAfter <= 0 || p.live < p.cfg.Size {
-				p.mu.Unlock()
-				return p.start(ctx)
-			}
-			if spawnAt.IsZero() {
-				spawnAt = time.Now().Add(p.cfg.SpawnAfter)
-			}
-			wait := time.Until(spawnAt)
-			if wait <= 0 {
-				p.mu.Unlock()
-				return p.start(ctx)
-			}
-			if p.back == nil {
-				p.back = make(chan struct{})
-			}
-			back := p.back
+		if n := len(p.idle); n > 0 {
+			w := p.idle[n-1]
+			p.idle = p.idle[:n-1]
+			w.busySince = time.Now()
 			p.mu.Unlock()
-			t := time.NewTimer(wait)
 			select {
-			case <-back:
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				return nil, query.Stopped(ctx)
+			case <-w.exited:
+				// Killed from outside while idle.
+				go p.reap(w, "exited")
+				continue
+			case <-w.replies:
+				// A worker says nothing unasked; one that does, or whose output ended, goes.
+				w.kill()
+				go p.reap(w, "exited")
+				continue
+			default:
 			}
-			t.Stop()
-			continue
+			return w, nil
 		}
-		w := p.idle[n-1]
-		p.idle = p.idle[:n-1]
+		if p.cfg.SpawnAfter <= 0 || p.live == 0 || p.live < p.cfg.Size {
+			p.mu.Unlock()
+			w, err := p.start(ctx)
+			if err == nil {
+				p.mu.Lock()
+				w.busySince = time.Now()
+				p.mu.Unlock()
+			}
+			return w, err
+		}
+		now := time.Now()
+		allowed, recheck := p.allowed(now)
+		if p.live < allowed && !p.closed && !now.Before(p.noStartUntil) {
+			p.live++
+			go p.startIdle()
+		} else if now.Before(p.noStartUntil) && (recheck.IsZero() || p.noStartUntil.Before(recheck)) {
+			recheck = p.noStartUntil
+		}
+		if p.back == nil {
+			p.back = make(chan struct{})
+		}
+		back := p.back
 		p.mu.Unlock()
-		select {
-		case <-w.exited:
-			// Killed from outside while idle.
-			go p.reap(w, "exited")
-			continue
-		case <-w.replies:
-			// A worker says nothing unasked; one that does, or whose output ended, goes.
-			w.kill()
-			go p.reap(w, "exited")
-			continue
-		default:
+		var timer *time.Timer
+		var due <-chan time.Time
+		if !recheck.IsZero() {
+			timer = time.NewTimer(time.Until(recheck))
+			due = timer.C
 		}
-		return w, nil
+		select {
+		case <-back:
+		case <-due:
+		case <-ctx.Done():
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if ctx.Err() != nil {
+			return nil, query.Stopped(ctx)
+		}
+	}
+}
+
+// allowed is how many workers may run now: with k of them slow (held longer than cfg.SpawnAfter by
+// one query), k+Active, within Max. recheck is when the next busy worker turns slow (zero if none
+// will). Called with p.mu held.
+func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
+	slow := 0
+	for w := range p.all {
+		if w.busySince.IsZero() {
+			continue
+		}
+		if at := w.busySince.Add(p.cfg.SpawnAfter); !now.Before(at) {
+			slow++
+		} else if recheck.IsZero() || at.Before(recheck) {
+			recheck = at
+		}
+	}
+	return min(slow+p.cfg.Active, p.cfg.Max), recheck
+}
+
+// startIdle starts a worker the caller has counted in p.live and gives it to the idle list, waking
+// the calls that wait; after a failure the next start waits cfg.SpawnAfter.
+func (p *Pool) startIdle() {
+	ctx, cancel := context.WithTimeout(context.Background(), query.WorkerStart)
+	defer cancel()
+	w, err := p.startCounted(ctx)
+	if err == nil {
+		p.put(w)
+		return
+	}
+	p.mu.Lock()
+	p.noStartUntil = time.Now().Add(p.cfg.SpawnAfter)
+	p.wake()
+	p.mu.Unlock()
+}
+
+// wake wakes the calls waiting for a worker. Called with p.mu held.
+func (p *Pool) wake() {
+	if p.back != nil {
+		close(p.back)
+		p.back = nil
 	}
 }
 
@@ -96,11 +152,9 @@ func (p *Pool) put(w *proc) {
 		return
 	}
 	w.idleSince = time.Now()
+	w.busySince = time.Time{}
 	p.idle = append(p.idle, w)
-	if p.back != nil { // wake the calls waiting for a worker
-		close(p.back)
-		p.back = nil
-	}
+	p.wake()
 	if p.cfg.Idle > 0 && p.live > p.cfg.Size && !p.sweep {
 		p.sweep = true
 		time.AfterFunc(p.cfg.Idle, p.retireIdle)
@@ -141,6 +195,7 @@ func (p *Pool) reap(w *proc, why string) {
 	p.mu.Lock()
 	delete(p.all, w)
 	p.live--
+	p.wake() // a call waiting while Max ran may start one now
 	refill := !p.closed && p.live < p.cfg.Size
 	p.mu.Unlock()
 	if refill {
@@ -156,22 +211,42 @@ func (p *Pool) reap(w *proc, why string) {
 
 // start starts a worker and waits for its greeting.
 func (p *Pool) start(ctx context.Context) (*proc, error) {
-	w, err := p.launch()
+	if err := p.count(); err != nil {
+		return nil, err
+	}
+	return p.startCounted(ctx)
+}
+
+// startCounted starts a worker already counted in p.live and waits for its greeting.
+func (p *Pool) startCounted(ctx context.Context) (*proc, error) {
+	w, err := p.spawnCounted()
 	if err != nil {
 		return nil, err
 	}
 	return p.greeted(ctx, w)
 }
 
-// launch starts a worker process.
+// launch starts a worker process without waiting for its greeting.
 func (p *Pool) launch() (*proc, error) {
+	if err := p.count(); err != nil {
+		return nil, err
+	}
+	return p.spawnCounted()
+}
+
+// count counts a worker about to start in p.live, unless the pool is closed.
+func (p *Pool) count() error {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.closed {
-		p.mu.Unlock()
-		return nil, errors.New("worker: pool closed")
+		return errors.New("worker: pool closed")
 	}
 	p.live++
-	p.mu.Unlock()
+	return nil
+}
+
+// spawnCounted starts the process of a worker already counted in p.live.
+func (p *Pool) spawnCounted() (*proc, error) {
 	w, err := spawn(p.cfg.Command(), p.exitedIdle)
 	if err != nil {
 		p.mu.Lock()

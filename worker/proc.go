@@ -22,8 +22,10 @@ type proc struct {
 	stderr  *tail
 	seq     uint64
 	once    sync.Once
-	// idleSince is when it was last given back to the idle list.
+	// idleSince is when it was last given back to the idle list; busySince when a call took it (zero
+	// while idle). The pool's mutex guards both.
 	idleSince time.Time
+	busySince time.Time
 }
 
 func spawn(cmd *exec.Cmd, onExit func(*proc)) (*proc, error) {

@@ -44,7 +44,12 @@ func Command(opts Options) (func() *exec.Cmd, error) {
 // queries read from in, each under its CPU cap, until in ends. The caller has capped the process's
 // memory (LimitMemory). A database it cannot open is answered on out, as Refuse does.
 func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	live := database.NewLive(opts.DB, database.WithThreads(opts.Threads))
+	dbOpts := []database.Option{database.WithThreads(opts.Threads)}
+	if opts.Warm {
+		// Kept for many calls, it would otherwise hold a burst's freed memory while it sits idle.
+		dbOpts = append(dbOpts, database.WithBackgroundPurge())
+	}
+	live := database.NewLive(opts.DB, dbOpts...)
 	defer live.Close()
 	engine := query.NewEngine(live)
 	ctx, cancel := context.WithTimeout(ctx, query.WorkerStart)

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/query"
@@ -79,10 +81,29 @@ func Serve(in io.Reader, out io.Writer, build string, run QueryFunc) error {
 	}
 }
 
+// releaseAfter is how long a worker waits without a query before it hands the memory its last
+// queries freed back to the system: an idle process runs no garbage collection of its own, and a pool
+// keeps its warm workers idle for hours.
+const releaseAfter = time.Second
+
 // serveQueries runs the queries one at a time and answers each; it returns after a query whose engine
 // may be poisoned, or when queries is closed.
 func serveQueries(c *conn, queries <-chan *request, mu *sync.Mutex, current *uint64, cancel *context.CancelFunc, run QueryFunc) error {
-	for req := range queries {
+	idle := time.NewTimer(releaseAfter)
+	defer idle.Stop()
+	for {
+		idle.Reset(releaseAfter)
+		var req *request
+		var ok bool
+		select {
+		case req, ok = <-queries:
+		case <-idle.C:
+			debug.FreeOSMemory()
+			req, ok = <-queries
+		}
+		if !ok {
+			return nil
+		}
 		ctx, stop := context.WithCancel(context.Background())
 		if dl, ok := req.deadline(); ok {
 			ctx, stop = context.WithDeadline(context.Background(), dl)
@@ -114,7 +135,6 @@ func serveQueries(c *conn, queries <-chan *request, mu *sync.Mutex, current *uin
 			return err
 		}
 	}
-	return nil
 }
 
 func runOne(ctx context.Context, req *request, run QueryFunc) (*query.Result, error) {

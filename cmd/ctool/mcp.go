@@ -177,7 +177,9 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if err := e.capMemory(); err != nil {
 		return err
 	}
-	live := database.NewLive(opts.db)
+	// The server reads its build for hours: its own start (the tools' vocabulary) would otherwise leave
+	// DuckDB's allocator holding megabytes it freed.
+	live := database.NewLive(opts.db, database.WithBackgroundPurge())
 	defer live.Close()
 	finder, err := profile.NewFinder(live, opts.profiles, opts.profileIDs...)
 	if err != nil {

@@ -1,0 +1,6 @@
+package main
+
+// #include <malloc.h>
+import "C"
+
+func mallocTrim() { C.malloc_trim(0) }
