@@ -16,16 +16,7 @@ func Fill(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return err
 	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	// The positional join of products_typed needs products_price in the order products is scanned.
-	if _, err := conn.ExecContext(ctx, `SET preserve_insertion_order = true`); err != nil {
-		return err
-	}
-	tx, err := conn.BeginTx(ctx, nil)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

@@ -210,24 +210,3 @@ func TestProductsTypedPrice(t *testing.T) {
 		}
 	}
 }
-
-// TestProductsPriceFollowsRowOrder fills a products table of several row groups, which DuckDB scans and
-// writes in parallel: the stored price of every row must still be its own, as the positional join of
-// products_typed assumes.
-func TestProductsPriceFollowsRowOrder(t *testing.T) {
-	db := mustOpenDB(t, Main)
-	if _, err := db.Exec(`SET threads = 4; INSERT INTO products
-		SELECT 'S', '店', CAST(i AS VARCHAR), '税込' || CAST(i AS VARCHAR) || '円', 'フード' FROM range(400000) t(i)`); err != nil {
-		t.Fatal(err)
-	}
-	mustFill(t, db)
-	// Only the fill needs the order kept: a reader that drops it (a memory saving) still pairs rows
-	// by storage position.
-	if _, err := db.Exec(`SET preserve_insertion_order = false`); err != nil {
-		t.Fatal(err)
-	}
-	got := rowsOf(t, db, `SELECT count(*), count(*) FILTER (WHERE price_yen IS DISTINCT FROM CAST(product_name AS INTEGER)) FROM products_typed`)
-	if want := "400000|0"; got != want {
-		t.Errorf("rows|rows whose price is not their own = %s, want %s", got, want)
-	}
-}

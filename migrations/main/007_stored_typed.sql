@@ -1,14 +1,12 @@
--- The typed relations are stored, not computed on every query: a build is written once and read-only
--- afterwards, so what they derive from the tables cannot go stale. Each definition (as in 002, 003 and
--- 006) moves to a view in ctool_derive, which no query may name; Fill (migrations/fill.go) copies it
--- into the stored relation after the load, in the order ctool_meta.derived lists.
+-- The typed relations that parse JSON and dates are stored, not computed on every query: a build is
+-- written once and read-only afterwards, so what they derive from the tables cannot go stale. Each
+-- definition (as in 002, 003 and 006) moves to a view in ctool_derive, which no query may name; Fill
+-- (migrations/fill.go) copies it into the stored relation after the load, in the order
+-- ctool_meta.derived lists. CREATE TABLE AS keeps the columns, types and collations.
 --
--- events_typed, stores_typed, store_hours and store_closures become tables of the same name, columns
--- and types (collations included: CREATE TABLE AS keeps them). products_typed stays a view: products
--- can hold millions of rows, and a second copy of them would double the load's writing, so only
--- price_yen is stored, one row per products row in the table's order, and joined back by position.
+-- products_typed stays the view of 002: its price_yen is one regexp over every description, which at a
+-- million products would add about a fifth to the ingest's wall time (bench/results/typed-columns.md).
 CREATE SCHEMA ctool_derive;
-CREATE SCHEMA ctool_stored;
 
 CREATE VIEW ctool_derive.events_typed AS
 SELECT * REPLACE (
@@ -82,32 +80,16 @@ SELECT * REPLACE (
     store_id IN (SELECT store_id FROM ctool_derive.store_hours) AS hours_known
 FROM main.stores;
 
--- price_yen of every products row, in the table's order (see products_typed below).
-CREATE VIEW ctool_derive.products_price AS
-SELECT TRY_CAST(NULLIF(regexp_replace(
-        regexp_extract(product_description, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0),
-        '[^0-9]', '', 'g'), '') AS INTEGER) AS price_yen
-FROM main.products;
-
 -- The old views go first: stores_typed reads store_hours, so it is dropped before it.
 DROP VIEW stores_typed;
 DROP VIEW store_hours;
 DROP VIEW store_closures;
 DROP VIEW events_typed;
-DROP VIEW products_typed;
 
 CREATE TABLE events_typed AS SELECT * FROM ctool_derive.events_typed WITH NO DATA;
 CREATE TABLE store_hours AS SELECT * FROM ctool_derive.store_hours WITH NO DATA;
 CREATE TABLE store_closures AS SELECT * FROM ctool_derive.store_closures WITH NO DATA;
 CREATE TABLE stores_typed AS SELECT * FROM ctool_derive.stores_typed WITH NO DATA;
-CREATE TABLE ctool_stored.products_price AS SELECT * FROM ctool_derive.products_price WITH NO DATA;
-
--- A positional join pairs the n-th row of each side: products is appended once by the load and only
--- updated in place afterwards (never reordered or deleted from), and Fill writes products_price from a
--- scan of it in that same order.
-CREATE VIEW products_typed AS
-SELECT p.*, s.price_yen
-FROM products p POSITIONAL JOIN ctool_stored.products_price s;
 
 -- What Fill copies, in order: target relation, then the view that computes it.
 CREATE TABLE ctool_meta.derived (
@@ -119,5 +101,4 @@ INSERT INTO ctool_meta.derived VALUES
     (1, 'main.events_typed', 'ctool_derive.events_typed'),
     (2, 'main.store_hours', 'ctool_derive.store_hours'),
     (3, 'main.store_closures', 'ctool_derive.store_closures'),
-    (4, 'main.stores_typed', 'ctool_derive.stores_typed'),
-    (5, 'ctool_stored.products_price', 'ctool_derive.products_price');
+    (4, 'main.stores_typed', 'ctool_derive.stores_typed');
