@@ -13,8 +13,8 @@ import (
 )
 
 // TestInternalRelationsRefused reads every table and view a build holds besides the public relations
-// (the build record, the views the stored relations are computed from, the stored price column) and
-// checks that no way of naming one gets past the guard.
+// (the build record, the views the stored typed relations are computed from) and checks that no way
+// of naming one gets past the guard.
 func TestInternalRelationsRefused(t *testing.T) {
 	ctx := context.Background()
 	path := ingesttest.Build(t, ingesttest.SampleInput(t))
