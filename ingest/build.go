@@ -199,6 +199,10 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 			return 0, err
 		}
 	}
+	// After the cross-check: a CRLF rewrite there changes cells the stored relations derive from.
+	if err := migrations.Fill(ctx, b.main); err != nil {
+		return 0, err
+	}
 	version, err := migrations.Latest(migrations.Main)
 	if err != nil {
 		return 0, err

@@ -16,6 +16,7 @@ func TestLabelsCompareWithoutCase(t *testing.T) {
 	if _, err := db.Exec(`INSERT INTO products (store_id, store_name, product_name, tag) VALUES ('S1', '店舗S1', '茶', 'Gift')`); err != nil {
 		t.Fatal(err)
 	}
+	mustFill(t, db)
 	stored := map[string]string{"category": "cafe", "extraction_status": "success", "tag": "Gift", "day": "tuesday", "type": "holiday"}
 	labels := schema.LabelColumns()
 	if len(labels) < 8 {

@@ -1,6 +1,7 @@
 package migrations
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
@@ -16,6 +17,14 @@ func insertStore(tb testing.TB, db *sql.DB, id, hours, closures string) {
 	_, err := db.Exec(`INSERT INTO stores (store_id, store_name, category, opening_hours, irregular_closures, extraction_status)
 		VALUES (?, ?, 'cafe', ?, ?, 'success')`, id, "店舗"+id, emptyIsNull(hours), emptyIsNull(closures))
 	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// mustFill stores the typed relations from the rows inserted so far, as ingest does after its load.
+func mustFill(tb testing.TB, db *sql.DB) {
+	tb.Helper()
+	if err := Fill(context.Background(), db); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -45,6 +54,7 @@ func TestIsOpen(t *testing.T) {
 	insertStore(t, db, "CLOSURE", everyDay(`[{"open": "10:00", "close": "20:00"}]`), `[{"type": "holiday", "date": "2025-10-04", "reason": "棚卸し"}]`)
 	insertStore(t, db, "BARCLOSURE", everyDay(`[{"open": "20:00", "close": "03:00"}]`), `[{"type": "private_event", "date": "2025-10-03", "reason": "貸切"}]`)
 	insertStore(t, db, "UNKNOWN", "", "")
+	mustFill(t, db)
 
 	tests := []struct {
 		store, ts string
@@ -116,6 +126,7 @@ func TestStoreHoursAndClosures(t *testing.T) {
 	insertStore(t, db, "A", `{"monday": [{"open": "11:30", "close": "14:30"}, {"open": "17:30", "close": "22:00"}], "tuesday": [], "friday": [{"open": "18:00", "close": "02:00"}]}`,
 		`[{"type": "holiday", "date": "2025-10-04", "reason": "設備点検"}, {"type": "maintenance", "date": "2025-10-01", "reason": null}]`)
 	insertStore(t, db, "B", "", "")
+	mustFill(t, db)
 	got := rowsOf(t, db, `SELECT store_id, day, CAST(opens AS VARCHAR), CAST(closes AS VARCHAR), overnight FROM store_hours`)
 	want := "A|monday|11:30:00|14:30:00|false\nA|monday|17:30:00|22:00:00|false\nA|friday|18:00:00|02:00:00|true"
 	if got != want {
@@ -140,6 +151,7 @@ func TestStoresTyped(t *testing.T) {
 		WHERE store_id = 'A'`); err != nil {
 		t.Fatal(err)
 	}
+	mustFill(t, db)
 	got := rowsOf(t, db, `SELECT store_id, Biz_Entertainment_Available, pets_allowed, target_audience,
 		parking_available, parking_capacity, private_room_available, private_room_capacity,
 		kids_menu, highchair, diaper_changing FROM stores_typed ORDER BY store_id`)
@@ -158,6 +170,7 @@ func TestEventsTyped(t *testing.T) {
 		('不明', NULL, '2026-12-01', '{"venue": null, "address": "港区麻布台1-3-1"}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`); err != nil {
 		t.Fatal(err)
 	}
+	mustFill(t, db)
 	got := rowsOf(t, db, `SELECT event_name, strftime(start_date, '%Y-%m-%d'), strftime(end_date, '%Y-%m-%d'), venue, address,
 		is_free, registration_required, target_audience FROM events_typed ORDER BY start_date`)
 	want := "期間|2025-09-17|2025-10-19|<nil>|<nil>|<nil>|false|[]\n" +
@@ -189,6 +202,7 @@ func TestProductsTypedPrice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	mustFill(t, db)
 	for i, tt := range tests {
 		got := rowsOf(t, db, `SELECT price_yen FROM products_typed WHERE product_name = ?`, fmt.Sprint(i))
 		if got != tt.want {

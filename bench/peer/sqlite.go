@@ -48,7 +48,7 @@ func sqliteMain(args []string) error {
 }
 
 func copyTable(db *sql.DB, table string, w *bytes.Buffer) error {
-	rows, err := db.Query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", table)
+	rows, err := db.Query("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position", table)
 	if err != nil {
 		return err
 	}
