@@ -26,6 +26,8 @@ func TestOpenSettings(t *testing.T) {
 		"TimeZone":                     "Asia/Tokyo",
 		"enable_external_access":       "false",
 		"lock_configuration":           "true",
+		// The sample build is small: late materialization costs it more than it saves.
+		"late_materialization_max_rows": "0",
 	}
 	got := map[string]string{}
 	for name := range want {

@@ -93,7 +93,8 @@ type File struct {
 
 // openFile attaches the file at path read-only to a fresh in-memory instance and locks it down.
 func openFile(ctx context.Context, path string, o options) (*File, error) {
-	switch info, err := os.Stat(path); {
+	info, err := os.Stat(path)
+	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, noDatabase(path, "does not exist", err)
 	case err != nil:
@@ -133,7 +134,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 		attached = true
 		return nil
 	}
-	c, err := duckdb.NewConnector(o.dsn(), initConn)
+	c, err := duckdb.NewConnector(o.dsn(info.Size()), initConn)
 	if err != nil {
 		return nil, err
 	}
