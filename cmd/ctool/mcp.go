@@ -177,6 +177,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if err := e.capMemory(); err != nil {
 		return err
 	}
+	tuneGC()
 	// The server reads its build for hours: its own start (the tools' vocabulary) would otherwise leave
 	// DuckDB's allocator holding megabytes it freed.
 	live := database.NewLive(opts.db, database.WithBackgroundPurge())

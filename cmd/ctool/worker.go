@@ -21,6 +21,9 @@ func newWorkerCommand(e *env) *cli.Command {
 			if err := e.capMemory(); err != nil {
 				return worker.Refuse(e.stdout, err)
 			}
+			if c.Bool("warm") {
+				tuneGC() // a pool's worker lives for many calls; ctool query's answers one and exits
+			}
 			return worker.Main(c.Context, e.stdin, e.stdout, worker.Options{DB: e.dbPath(c), Threads: c.Int("threads"), Warm: c.Bool("warm")})
 		},
 	}
