@@ -47,11 +47,19 @@ type Result struct {
 type Engine struct {
 	live   *database.Live
 	shapes shapes     // proved query shapes (shape.go)
+	once   bool       // the engine answers one query: it learns no shapes
 	hints  hintCaches // what the hints read of each build (hint_cache.go)
 }
 
 // NewEngine returns an engine over live.
 func NewEngine(live *database.Live) *Engine { return &Engine{live: live} }
+
+// ForOneQuery keeps e from learning query shapes: a process that answers one query (ctool query's
+// worker) would pay for proving a shape it never uses.
+func (e *Engine) ForOneQuery() *Engine {
+	e.once = true
+	return e
+}
 
 // Query checks sqlText with the guard and runs it with the row cap. Errors are *ctool.Error: refused
 // (by the guard), sql_error (DuckDB's own message), timeout, no_database, or internal.
@@ -114,7 +122,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		cache := e.hints.of(build)
 		if len(res.Rows) == 0 {
 			res.Hint = explainEmpty(ctx, conn, cache, checked.Statement(), sqlText) // the rows are closed: the probes use the same connection
-		} else if hasShape {
+		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res)
 		}
 		res.Note = unknownHoursNote(ctx, conn, cache, sqlText)

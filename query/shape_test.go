@@ -114,3 +114,19 @@ func TestShapeIsLearnedPerBuild(t *testing.T) {
 		t.Errorf("%d answers by shape, want 2", e.ShapeHits())
 	}
 }
+
+// TestOneQueryEngineLearnsNoShape: an engine for one query answers it and proves nothing.
+func TestOneQueryEngineLearnsNoShape(t *testing.T) {
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
+	t.Cleanup(live.Close)
+	e := query.NewEngine(live).ForOneQuery()
+	for _, category := range []string{"cafe", "restaurant"} {
+		res, err := e.Query(context.Background(), schema.Stores, "SELECT store_name FROM stores WHERE category = '"+category+"'")
+		if err != nil || len(res.Rows) == 0 {
+			t.Fatalf("%s: %v, %v", category, res, err)
+		}
+	}
+	if e.ShapeHits() != 0 {
+		t.Errorf("%d answers by shape from an engine for one query", e.ShapeHits())
+	}
+}

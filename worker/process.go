@@ -52,6 +52,9 @@ func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error 
 	live := database.NewLive(opts.DB, dbOpts...)
 	defer live.Close()
 	engine := query.NewEngine(live)
+	if !opts.Warm {
+		engine.ForOneQuery()
+	}
 	ctx, cancel := context.WithTimeout(ctx, query.WorkerStart)
 	defer cancel()
 	b, release, err := live.Acquire(ctx)
