@@ -7,7 +7,6 @@ package guard
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"strings"
 )
 
@@ -71,24 +70,12 @@ func (c *Counter) Condition(part Expr) (string, bool) {
 
 // statement is the template with the given FROM, WHERE and CTEs, as SQL text.
 func (c *Counter) statement(from, where, cte any) (string, bool) {
-	node := astObj{}
-	for k, v := range c.template {
-		node[k] = v
-	}
-	if from != nil {
-		node["from_table"] = from
-	}
-	if cte != nil {
-		node["cte_map"] = cte
-	}
-	node["where_clause"] = where
-	stmt := astObj{"named_param_map": []any{}, "node": node}
-	b, err := json.Marshal(astObj{"error": false, "statements": []any{stmt}})
+	doc, err := c.document(from, where, cte, nil)
 	if err != nil {
 		return "", false
 	}
 	var text string
-	if err := c.conn.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(b)).Scan(&text); err != nil {
+	if err := c.conn.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", doc).Scan(&text); err != nil {
 		return "", false
 	}
 	return text, true
