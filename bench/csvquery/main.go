@@ -9,13 +9,11 @@ package main
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/azabudai/ctool/query/querytest"
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/bench/internal/benchkit"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )
 
@@ -45,26 +43,5 @@ func run(dir, query string) error {
 	if err != nil {
 		return err
 	}
-	cols, values, err := querytest.Rows(rows)
-	if err != nil {
-		return err
-	}
-	// Ordered pairs rather than a map keep the columns in SELECT order, as ctool prints them.
-	var results []json.RawMessage
-	for _, vals := range values {
-		obj := []byte{'{'}
-		for i, c := range cols {
-			k, _ := textout.Marshal(c)
-			v, err := textout.Marshal(vals[i])
-			if err != nil {
-				return err
-			}
-			if i > 0 {
-				obj = append(obj, ',')
-			}
-			obj = append(append(append(obj, k...), ':'), v...)
-		}
-		results = append(results, append(obj, '}'))
-	}
-	return textout.JSON(os.Stdout, map[string]any{"results": results, "count": len(results)})
+	return benchkit.PrintRows(os.Stdout, rows)
 }
