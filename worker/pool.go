@@ -80,6 +80,9 @@ type Pool struct {
 	all  map[*proc]bool
 	// noStartUntil holds back the next start for a waiting call after one failed.
 	noStartUntil time.Time
+	// starting counts the starts under way, which Close waits for: a start it did not see finds the
+	// pool closed and stops its process itself.
+	starting sync.WaitGroup
 }
 
 // NewPool returns a pool; Start warms it.
@@ -134,6 +137,7 @@ func (p *Pool) Close() {
 		w.kill()
 		<-w.exited
 	}
+	p.starting.Wait()
 }
 
 // Query runs one query in a worker, as query.Engine.Query would run it in this process.

@@ -54,6 +54,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 		allowed, recheck := p.allowed(now)
 		if p.live < allowed && !p.closed && !now.Before(p.noStartUntil) {
 			p.live++
+			p.starting.Add(1)
 			go p.startIdle()
 		} else if now.Before(p.noStartUntil) && (recheck.IsZero() || p.noStartUntil.Before(recheck)) {
 			recheck = p.noStartUntil
@@ -101,8 +102,8 @@ func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 	return min(slow+p.cfg.Active, p.cfg.Max), recheck
 }
 
-// startIdle starts a worker the caller has counted in p.live and gives it to the idle list, waking
-// the calls that wait; after a failure the next start waits cfg.SpawnAfter.
+// startIdle starts a worker the caller has counted in p.live and p.starting, and gives it to the
+// idle list, waking the calls that wait; after a failure the next start waits cfg.SpawnAfter.
 func (p *Pool) startIdle() {
 	ctx, cancel := context.WithTimeout(context.Background(), query.WorkerStart)
 	defer cancel()
@@ -217,7 +218,7 @@ func (p *Pool) start(ctx context.Context) (*proc, error) {
 	return p.startCounted(ctx)
 }
 
-// startCounted starts a worker already counted in p.live and waits for its greeting.
+// startCounted starts a worker already counted in p.live and p.starting, and waits for its greeting.
 func (p *Pool) startCounted(ctx context.Context) (*proc, error) {
 	w, err := p.spawnCounted()
 	if err != nil {
@@ -234,7 +235,7 @@ func (p *Pool) launch() (*proc, error) {
 	return p.spawnCounted()
 }
 
-// count counts a worker about to start in p.live, unless the pool is closed.
+// count counts a worker about to start in p.live and in p.starting, unless the pool is closed.
 func (p *Pool) count() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -242,11 +243,14 @@ func (p *Pool) count() error {
 		return errors.New("worker: pool closed")
 	}
 	p.live++
+	p.starting.Add(1)
 	return nil
 }
 
-// spawnCounted starts the process of a worker already counted in p.live.
+// spawnCounted starts the process of a worker already counted; one that finds the pool closed by
+// then is stopped at once.
 func (p *Pool) spawnCounted() (*proc, error) {
+	defer p.starting.Done()
 	w, err := spawn(p.cfg.Command(), p.exitedIdle)
 	if err != nil {
 		p.mu.Lock()
@@ -255,6 +259,19 @@ func (p *Pool) spawnCounted() (*proc, error) {
 		return nil, fmt.Errorf("start a query worker: %w", err)
 	}
 	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		w.kill()
+		go func() {
+			for range w.replies { // its greeting, if it came, so that the reader can finish
+			}
+		}()
+		<-w.exited
+		p.mu.Lock()
+		p.live--
+		p.mu.Unlock()
+		return nil, errors.New("worker: pool closed")
+	}
 	p.all[w] = true
 	p.mu.Unlock()
 	return w, nil
