@@ -173,11 +173,16 @@ func CheckShape(ctx context.Context, conn *sql.Conn, original string, s Shaped, 
 	if !isShapeRun(run, shape, rowCap) {
 		return nil, &Rejection{Refused: "shape", Reason: "the running statement is not the shape under the row cap"}
 	}
+	return &Checked{SQL: runText, Args: s.Args()}, nil
+}
+
+// Args are the literals as the arguments of the statement that runs the shape.
+func (s Shaped) Args() []any {
 	args := make([]any, len(s.Literals))
 	for i, l := range s.Literals {
 		args[i] = l
 	}
-	return &Checked{SQL: runText, Args: args}, nil
+	return args
 }
 
 // shapeRunSQL is the statement that runs a shape with the row cap; the line breaks keep the shape's

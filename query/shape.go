@@ -59,7 +59,7 @@ func (e *Engine) byShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *sch
 	if !known || v.sql == "" {
 		return nil, false
 	}
-	res, err := e.runShape(ctx, conn, d, v.sql, s.Literals)
+	res, err := e.runShape(ctx, conn, d, &guard.Checked{SQL: v.sql, Args: s.Args()})
 	if err != nil || len(res.Rows) == 0 {
 		return nil, false
 	}
@@ -67,13 +67,9 @@ func (e *Engine) byShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *sch
 	return res, true
 }
 
-func (e *Engine) runShape(ctx context.Context, conn *sql.Conn, d *schema.Dataset, sqlText string, literals []string) (res *Result, err error) {
-	args := make([]any, len(literals))
-	for i, l := range literals {
-		args[i] = l
-	}
+func (e *Engine) runShape(ctx context.Context, conn *sql.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
 	policy := guard.ForDataset(d)
-	execErr, readErr := runChecked(ctx, conn, &guard.Checked{SQL: sqlText, Args: args}, func(rows rowReader) error {
+	execErr, readErr := runChecked(ctx, conn, run, func(rows rowReader) error {
 		res, err = readResult(ctx, d, policy, rows)
 		return err
 	})
@@ -96,7 +92,7 @@ func (e *Engine) learnShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *
 	verdict := shapeVerdict{}
 	checked, err := guard.CheckShape(ctx, conn, sqlText, s, guard.ForDataset(d), schema.RowCap)
 	if err == nil {
-		got, err := e.runShape(ctx, conn, d, checked.SQL, s.Literals)
+		got, err := e.runShape(ctx, conn, d, checked)
 		if err == nil && sameAnswer(got, want) {
 			verdict.sql = checked.SQL
 		}

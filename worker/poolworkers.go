@@ -52,9 +52,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 		}
 		now := time.Now()
 		allowed, recheck := p.allowed(now)
-		if p.live < allowed && !p.closed && !now.Before(p.noStartUntil) {
-			p.live++
-			p.starting.Add(1)
+		if p.live < allowed && !now.Before(p.noStartUntil) && p.countLocked() == nil {
 			go p.startIdle()
 		} else if now.Before(p.noStartUntil) && (recheck.IsZero() || p.noStartUntil.Before(recheck)) {
 			recheck = p.noStartUntil
@@ -239,6 +237,11 @@ func (p *Pool) launch() (*proc, error) {
 func (p *Pool) count() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.countLocked()
+}
+
+// countLocked is count with p.mu held.
+func (p *Pool) countLocked() error {
 	if p.closed {
 		return errors.New("worker: pool closed")
 	}
