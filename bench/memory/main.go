@@ -19,10 +19,8 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -207,67 +205,29 @@ func runLoad(url string, pid, n int, d time.Duration) (load, error) {
 		}
 	}()
 	var seq atomic.Int64
-	var errs atomic.Int64
-	var mu sync.Mutex
-	var all []time.Duration
-	var firstErr error
-	run := func(until time.Time, record bool) {
-		var wg sync.WaitGroup
-		for i, c := range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var mine []time.Duration
-				for k := i; time.Now().Before(until); k++ {
-					q := queries[k%len(queries)]
-					p := benchkit.ToolCall(q.tool, map[string]string{"sql_query": fmt.Sprintf(q.sql, seq.Add(1))})
-					if n := seq.Load(); stuckEvery > 0 && n%int64(stuckEvery) == 0 {
-						p = benchkit.ToolCall("search_stores", map[string]string{"sql_query": stuckSQL})
-						c.Call(context.Background(), p)
-						continue
-					}
-					start := time.Now()
-					_, err := c.Call(context.Background(), p)
-					el := time.Since(start)
-					if err != nil {
-						errs.Add(1)
-						mu.Lock()
-						firstErr = cmpOr(firstErr, err)
-						mu.Unlock()
-						continue
-					}
-					mine = append(mine, el)
-				}
-				if record {
-					mu.Lock()
-					all = append(all, mine...)
-					mu.Unlock()
-				}
-			}()
+	next := func(c *benchkit.HTTP, k int) map[string]any {
+		q := queries[k%len(queries)]
+		p := benchkit.ToolCall(q.tool, map[string]string{"sql_query": fmt.Sprintf(q.sql, seq.Add(1))})
+		if n := seq.Load(); stuckEvery > 0 && n%int64(stuckEvery) == 0 {
+			c.Call(context.Background(), benchkit.ToolCall("search_stores", map[string]string{"sql_query": stuckSQL}))
+			return nil
 		}
-		wg.Wait()
+		return p
 	}
-	run(time.Now().Add(d/5), false)
-	errs.Store(0)
+	benchkit.ClosedLoop(clients, time.Now().Add(d/5), next) // a short warm-up, untimed
 	start := time.Now()
-	run(start.Add(d), true)
+	r := benchkit.ClosedLoop(clients, start.Add(d), next)
 	elapsed := time.Since(start)
 	close(stop)
 	<-sampled
-	if firstErr != nil {
-		fmt.Fprintf(os.Stderr, "memory: %d clients: %d errors, the first: %v\n", n, errs.Load(), firstErr)
+	if r.FirstErr != nil {
+		fmt.Fprintf(os.Stderr, "memory: %d clients: %d errors, the first: %v\n", n, r.Errors, r.FirstErr)
 	}
+	all := r.Times
 	l.rate = float64(len(all)) / elapsed.Seconds()
 	l.p50, l.p99 = benchkit.Percentile(all, 50), benchkit.Percentile(all, 99)
-	l.errs = errs.Load()
+	l.errs = r.Errors
 	return l, nil
-}
-
-func cmpOr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 func newClient(url string) *benchkit.HTTP {
@@ -322,27 +282,6 @@ func mb(b int64) string { return fmt.Sprintf("%.0f", float64(b)/1e6) }
 
 func msf(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
 
-// median of f over the rounds.
-func median(n int, f func(int) float64) float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = f(i)
-	}
-	slices.Sort(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
-}
-
-func each(n int, f func(int) string) string {
-	s := make([]string, n)
-	for i := range s {
-		s[i] = f(i)
-	}
-	return strings.Join(s, ", ")
-}
-
 func sum(ms []mem, f func(mem) int64) int64 {
 	var t int64
 	for _, m := range ms {
@@ -374,7 +313,7 @@ func report(sides []*side, counts []int, settle time.Duration) {
 		var rounds []string
 		for _, sd := range sides {
 			fmt.Printf(" %s |", cell(sd))
-			rounds = append(rounds, each(n, func(r int) string { return round(sd, r) }))
+			rounds = append(rounds, benchkit.EachRound(n, func(r int) string { return round(sd, r) }))
 		}
 		fmt.Printf(" %s |\n", strings.Join(rounds, "; "))
 	}
@@ -385,15 +324,15 @@ func report(sides []*side, counts []int, settle time.Duration) {
 				errs += sd.loads[r][c].errs
 			}
 			return fmt.Sprintf("%.0f, %.1f / %.1f, %d errors",
-				median(n, func(r int) float64 { return sd.loads[r][c].rate }),
-				median(n, func(r int) float64 { return float64(sd.loads[r][c].p50) / 1e6 }),
-				median(n, func(r int) float64 { return float64(sd.loads[r][c].p99) / 1e6 }), errs)
+				benchkit.MedianOver(n, func(r int) float64 { return sd.loads[r][c].rate }),
+				benchkit.MedianOver(n, func(r int) float64 { return float64(sd.loads[r][c].p50) / 1e6 }),
+				benchkit.MedianOver(n, func(r int) float64 { return float64(sd.loads[r][c].p99) / 1e6 }), errs)
 		}, func(sd *side, r int) string {
 			l := sd.loads[r][c]
 			return fmt.Sprintf("%.0f %s/%s", l.rate, msf(l.p50), msf(l.p99))
 		})
 		row(fmt.Sprintf("%d clients: peak summed RSS, MB (most processes)", k), func(sd *side) string {
-			return fmt.Sprintf("%.0f", median(n, func(r int) float64 { return float64(sd.loads[r][c].peak) / 1e6 }))
+			return fmt.Sprintf("%.0f", benchkit.MedianOver(n, func(r int) float64 { return float64(sd.loads[r][c].peak) / 1e6 }))
 		}, func(sd *side, r int) string {
 			return fmt.Sprintf("%s (%d)", mb(sd.loads[r][c].peak), sd.loads[r][c].procs)
 		})
@@ -415,11 +354,11 @@ func report(sides []*side, counts []int, settle time.Duration) {
 			{"file-backed", func(m mem) int64 { return m.file }},
 		} {
 			row(fmt.Sprintf("%s: %s, MB", when.what, f.what), func(sd *side) string {
-				return fmt.Sprintf("%.0f", median(n, func(r int) float64 { return float64(sum(when.ms(sd)[r], f.f)) / 1e6 }))
+				return fmt.Sprintf("%.0f", benchkit.MedianOver(n, func(r int) float64 { return float64(sum(when.ms(sd)[r], f.f)) / 1e6 }))
 			}, func(sd *side, r int) string { return mb(sum(when.ms(sd)[r], f.f)) })
 		}
 		row(fmt.Sprintf("%s: processes (each anonymous + file-backed MB, server first)", when.what), func(sd *side) string {
-			return fmt.Sprintf("%.0f", median(n, func(r int) float64 { return float64(len(when.ms(sd)[r])) }))
+			return fmt.Sprintf("%.0f", benchkit.MedianOver(n, func(r int) float64 { return float64(len(when.ms(sd)[r])) }))
 		}, func(sd *side, r int) string {
 			var p []string
 			for _, m := range when.ms(sd)[r] {

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -123,57 +122,20 @@ func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) (t
 			return nil, 0, 0, 0, err
 		}
 	}
-	// A short warm-up, untimed.
-	warm := time.Now().Add(d / 5)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var all []time.Duration
-	var errs atomic.Int64
-	var firstErr error
-	run := func(until time.Time, record bool) {
-		for i := range clients {
-			wg.Add(1)
-			go func(c *benchkit.HTTP, i int) {
-				defer wg.Done()
-				var mine []time.Duration
-				for k := i; time.Now().Before(until); k++ {
-					p := sd.params(k%len(queries), int(seq.Add(1)))
-					start := time.Now()
-					_, err := c.Call(context.Background(), p)
-					el := time.Since(start)
-					if err != nil {
-						errs.Add(1)
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = err
-						}
-						mu.Unlock()
-						continue
-					}
-					mine = append(mine, el)
-				}
-				if record {
-					mu.Lock()
-					all = append(all, mine...)
-					mu.Unlock()
-				}
-			}(clients[i], i)
-		}
-		wg.Wait()
+	next := func(_ *benchkit.HTTP, k int) map[string]any {
+		return sd.params(k%len(queries), int(seq.Add(1)))
 	}
-	run(warm, false)
-	errs.Store(0)
-	firstErr = nil
+	benchkit.ClosedLoop(clients, time.Now().Add(d/5), next) // a short warm-up, untimed
 	pid := h.proc.Cmd.Process.Pid
 	cpuBefore := benchkit.TreeCPU(pid)
 	start := time.Now()
-	run(start.Add(d), true)
+	r := benchkit.ClosedLoop(clients, start.Add(d), next)
 	elapsed = time.Since(start)
 	cpu = benchkit.TreeCPU(pid) - cpuBefore
-	if firstErr != nil {
-		fmt.Fprintf(os.Stderr, "peer: %s, %d clients: %d errors, the first: %v\n", sd.name, n, errs.Load(), firstErr)
+	if r.FirstErr != nil {
+		fmt.Fprintf(os.Stderr, "peer: %s, %d clients: %d errors, the first: %v\n", sd.name, n, r.Errors, r.FirstErr)
 	}
-	return all, errs.Load(), elapsed, cpu, nil
+	return r.Times, r.Errors, elapsed, cpu, nil
 }
 
 var transport = &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 0}

@@ -14,7 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -175,39 +174,39 @@ func runMain(args []string) error {
 	// The report: the median over rounds of each figure, and every round's figure.
 	fmt.Printf("| | %s | %s | ratio | rounds (%s; %s) |\n|---|---:|---:|---:|---|\n", sides[0].name, sides[1].name, sides[0].name, sides[1].name)
 	for q := range queries {
-		a := medianOf(*rounds, func(r int) float64 { return float64(p50s[r][0][q]) })
-		b := medianOf(*rounds, func(r int) float64 { return float64(p50s[r][1][q]) })
+		a := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(p50s[r][0][q]) })
+		b := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(p50s[r][1][q]) })
 		fmt.Printf("| %s query p50, stdio | %s | %s | %.2f× | %s; %s |\n", queries[q].name, msf(a), msf(b), a/b,
-			each(*rounds, func(r int) string { return msf(float64(p50s[r][0][q])) }),
-			each(*rounds, func(r int) string { return msf(float64(p50s[r][1][q])) }))
+			benchkit.EachRound(*rounds, func(r int) string { return msf(float64(p50s[r][0][q])) }),
+			benchkit.EachRound(*rounds, func(r int) string { return msf(float64(p50s[r][1][q])) }))
 	}
 	for c, n := range clientCounts {
 		cell := func(i int) string {
-			rate := medianOf(*rounds, func(r int) float64 { return https[r][i][c].rate })
-			p50 := medianOf(*rounds, func(r int) float64 { return float64(https[r][i][c].p50) })
-			p99 := medianOf(*rounds, func(r int) float64 { return float64(https[r][i][c].p99) })
+			rate := benchkit.MedianOver(*rounds, func(r int) float64 { return https[r][i][c].rate })
+			p50 := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(https[r][i][c].p50) })
+			p99 := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(https[r][i][c].p99) })
 			var errs int64
 			for r := 0; r < *rounds; r++ {
 				errs += https[r][i][c].errs
 			}
 			return fmt.Sprintf("%.0f (%s / %s), %d errors", rate, msf(p50), msf(p99), errs)
 		}
-		a := medianOf(*rounds, func(r int) float64 { return https[r][0][c].rate })
-		b := medianOf(*rounds, func(r int) float64 { return https[r][1][c].rate })
+		a := benchkit.MedianOver(*rounds, func(r int) float64 { return https[r][0][c].rate })
+		b := benchkit.MedianOver(*rounds, func(r int) float64 { return https[r][1][c].rate })
 		fmt.Printf("| HTTP, %d clients, calls/s (p50 / p99) | %s | %s | %.2f× | %s; %s |\n", n, cell(0), cell(1), a/b,
-			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", https[r][0][c].rate) }),
-			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", https[r][1][c].rate) }))
-		ca := medianOf(*rounds, func(r int) float64 { return float64(https[r][0][c].cpu) })
-		cb := medianOf(*rounds, func(r int) float64 { return float64(https[r][1][c].cpu) })
+			benchkit.EachRound(*rounds, func(r int) string { return fmt.Sprintf("%.0f", https[r][0][c].rate) }),
+			benchkit.EachRound(*rounds, func(r int) string { return fmt.Sprintf("%.0f", https[r][1][c].rate) }))
+		ca := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(https[r][0][c].cpu) })
+		cb := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(https[r][1][c].cpu) })
 		fmt.Printf("| HTTP, %d clients, CPU per call (server and workers) | %s | %s | %.2f× | %s; %s |\n", n, msf(ca), msf(cb), ca/cb,
-			each(*rounds, func(r int) string { return msf(float64(https[r][0][c].cpu)) }),
-			each(*rounds, func(r int) string { return msf(float64(https[r][1][c].cpu)) }))
+			benchkit.EachRound(*rounds, func(r int) string { return msf(float64(https[r][0][c].cpu)) }),
+			benchkit.EachRound(*rounds, func(r int) string { return msf(float64(https[r][1][c].cpu)) }))
 	}
-	a := medianOf(*rounds, func(r int) float64 { return float64(rss[r][0]) })
-	b := medianOf(*rounds, func(r int) float64 { return float64(rss[r][1]) })
+	a := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(rss[r][0]) })
+	b := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(rss[r][1]) })
 	fmt.Printf("| peak memory during the HTTP loads, server + workers (sum of resident sets, sampled), MB | %.0f | %.0f | %.2f× | %s; %s |\n", a/1e6, b/1e6, a/b,
-		each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(rss[r][0])/1e6) }),
-		each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(rss[r][1])/1e6) }))
+		benchkit.EachRound(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(rss[r][0])/1e6) }),
+		benchkit.EachRound(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(rss[r][1])/1e6) }))
 	for _, m := range []struct {
 		what string
 		f    func(after) int64
@@ -217,11 +216,11 @@ func runMain(args []string) error {
 		{fmt.Sprintf("memory %s after the load, sum of proportional sets (shared pages once), MB", *settle), func(a after) int64 { return a.pss }, 1e6},
 		{fmt.Sprintf("processes %s after the load", *settle), func(a after) int64 { return a.procs }, 1},
 	} {
-		a := medianOf(*rounds, func(r int) float64 { return float64(m.f(afters[r][0])) / m.unit })
-		b := medianOf(*rounds, func(r int) float64 { return float64(m.f(afters[r][1])) / m.unit })
+		a := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(m.f(afters[r][0])) / m.unit })
+		b := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(m.f(afters[r][1])) / m.unit })
 		fmt.Printf("| %s | %.0f | %.0f | %.2f× | %s; %s |\n", m.what, a, b, a/b,
-			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(m.f(afters[r][0]))/m.unit) }),
-			each(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(m.f(afters[r][1]))/m.unit) }))
+			benchkit.EachRound(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(m.f(afters[r][0]))/m.unit) }),
+			benchkit.EachRound(*rounds, func(r int) string { return fmt.Sprintf("%.0f", float64(m.f(afters[r][1]))/m.unit) }))
 	}
 	fmt.Println()
 	fmt.Printf("%d rounds; in each, per query, %d untimed calls per server, then %d blocks of %d calls, the servers' blocks interleaved; HTTP %s per client count per server, one server at a time.\n",
@@ -262,23 +261,6 @@ func rowCount(text string) int {
 		n += len(st.Rows)
 	}
 	return n
-}
-
-func medianOf(n int, f func(int) float64) float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = f(i)
-	}
-	sort.Float64s(v)
-	return v[n/2]
-}
-
-func each(n int, f func(int) string) string {
-	s := make([]string, n)
-	for i := range s {
-		s[i] = f(i)
-	}
-	return strings.Join(s, ", ")
 }
 
 func msf(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }

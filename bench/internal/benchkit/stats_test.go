@@ -27,3 +27,17 @@ func TestPercentile(t *testing.T) {
 		t.Error("Percentile sorted its argument")
 	}
 }
+
+func TestMedianOverAndEachRound(t *testing.T) {
+	odd := []float64{3, 1, 2}
+	even := []float64{4, 1, 3, 2}
+	if got := MedianOver(3, func(r int) float64 { return odd[r] }); got != 2 {
+		t.Errorf("median of %v = %v, want 2", odd, got)
+	}
+	if got := MedianOver(4, func(r int) float64 { return even[r] }); got != 2.5 {
+		t.Errorf("median of %v = %v, want 2.5", even, got)
+	}
+	if got := EachRound(3, func(r int) string { return string(rune('a' + r)) }); got != "a, b, c" {
+		t.Errorf("EachRound = %q", got)
+	}
+}
