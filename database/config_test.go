@@ -2,6 +2,8 @@ package database_test
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/azabudai/ctool/database"
@@ -40,6 +42,45 @@ func TestOpenSettings(t *testing.T) {
 	for name, w := range want {
 		if got[name] != w {
 			t.Errorf("%s = %q, want %q", name, got[name], w)
+		}
+	}
+}
+
+// On a small build a query is planned with filter pushdown, join ordering and top-N only: an
+// equi-join written in WHERE is still a hash join, and ORDER BY ... LIMIT still a top-N.
+func TestSmallBuildPlans(t *testing.T) {
+	path := ingesttest.Build(t, ingesttest.SampleInput(t))
+	b, err := database.Open(context.Background(), path, database.WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var disabled string
+	if err := b.DB().QueryRow("SELECT current_setting('disabled_optimizers')::VARCHAR").Scan(&disabled); err != nil {
+		t.Fatal(err)
+	}
+	if off := strings.Split(disabled, ","); !slices.Contains(off, "statistics_propagation") || slices.Contains(off, "filter_pushdown") {
+		t.Errorf("disabled_optimizers = %q", disabled)
+	}
+	for _, tc := range []struct{ query, want, not string }{
+		{"SELECT p.product_name FROM products p, stores s WHERE p.store_id = s.store_id", "HASH_JOIN", "CROSS_PRODUCT"},
+		{"SELECT event_name FROM events_typed ORDER BY start_date LIMIT 3", "TOP_N", "ORDER_BY"},
+	} {
+		var plan strings.Builder
+		rows, err := b.DB().Query("EXPLAIN " + tc.query)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.query, err)
+		}
+		for rows.Next() {
+			var kind, text string
+			if err := rows.Scan(&kind, &text); err != nil {
+				t.Fatal(err)
+			}
+			plan.WriteString(text)
+		}
+		rows.Close()
+		if !strings.Contains(plan.String(), tc.want) || (tc.not != "" && strings.Contains(plan.String(), tc.not)) {
+			t.Errorf("%s: plan has no %s, or has %s:\n%s", tc.query, tc.want, tc.not, plan.String())
 		}
 	}
 }

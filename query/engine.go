@@ -218,7 +218,11 @@ func failure(ctx context.Context, err error) error {
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "Out of Memory Error") {
-		// DuckDB suggests changing settings; an agent cannot, so say what it can do.
+		// DuckDB suggests changing settings, with a link to its guide; an agent can do neither, so say
+		// what it can do instead.
+		if i := strings.Index(msg, "\n\nPossible solutions:"); i >= 0 {
+			msg = msg[:i]
+		}
 		msg += "\n(settings cannot be changed here: select fewer rows or shorter values, filter before aggregating)"
 	}
 	return &ctool.Error{Kind: ctool.KindSQL, Message: msg, Err: err}
