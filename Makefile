@@ -45,6 +45,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./worker/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
+	$(GO) test -run='^$$' -fuzz=FuzzArgument -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
 
 bench: bench-ingest bench-validate bench-query
 
