@@ -74,10 +74,10 @@ type Pool struct {
 	live   int // processes started and not yet reaped
 	closed bool
 	sweep  bool // a retirement of idle workers is scheduled
-	// back is closed when a worker is given back or one is gone, for calls waiting for one; nil if
-	// none wait.
-	back chan struct{}
-	all  map[*proc]bool
+	// waiters are the calls waiting for a worker, first come first: a worker given back goes to the
+	// first, so that none waits behind later ones and one wake-up serves one call.
+	waiters []*waiter
+	all     map[*proc]bool
 	// noStartUntil holds back the next start for a waiting call after one failed.
 	noStartUntil time.Time
 	// starting counts the starts under way, which Close waits for: a start it did not see finds the

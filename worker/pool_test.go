@@ -519,3 +519,139 @@ func TestWorkerServesAfterRelease(t *testing.T) {
 		t.Errorf("served by %d after the idle release, want the same worker %d", after, before)
 	}
 }
+
+// Calls waiting for a worker get it in the order they came, one at a time: a worker given back wakes
+// the first of them only, so none waits behind later calls (the tail of the latency under load).
+func TestPoolServesWaitersInOrder(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPool(Config{
+		Command: func() *exec.Cmd {
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+			return cmd
+		},
+		Size: 1, Active: 1, Max: 1, Queue: 16, Grace: 200 * time.Millisecond, SpawnAfter: time.Hour,
+	})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	held, err := p.take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const calls = 8
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	for i := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w, err := p.take(ctx)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+			p.put(w)
+		}()
+		// The next call comes once this one waits.
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			p.mu.Lock()
+			n := len(p.waiters)
+			p.mu.Unlock()
+			if n == i+1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("call %d never waited (%d waiting)", i, n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	p.put(held)
+	wg.Wait()
+	if want := []int{0, 1, 2, 3, 4, 5, 6, 7}; !slices.Equal(order, want) {
+		t.Errorf("waiting calls got the worker in the order %v, want %v", order, want)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.waiters) != 0 || len(p.idle) != 1 {
+		t.Errorf("after the calls: %d waiting, %d idle; want 0 and 1", len(p.waiters), len(p.idle))
+	}
+}
+
+// A waiting call whose context ends leaves the queue, and the worker it would have got goes to the
+// next call.
+func TestPoolWaiterThatGivesUpPassesItsTurn(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPool(Config{
+		Command: func() *exec.Cmd {
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+			return cmd
+		},
+		Size: 1, Active: 1, Max: 1, Queue: 16, Grace: 200 * time.Millisecond, SpawnAfter: time.Hour,
+	})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	held, err := p.take(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, giveUp := context.WithCancel(context.Background())
+	gaveUp := make(chan error, 1)
+	go func() {
+		_, err := p.take(first)
+		gaveUp <- err
+	}()
+	waitWaiters := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			p.mu.Lock()
+			got := len(p.waiters)
+			p.mu.Unlock()
+			if got == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d waiting, want %d", got, n)
+			}
+		}
+	}
+	waitWaiters(1)
+	second := make(chan *proc, 1)
+	go func() {
+		w, err := p.take(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		second <- w
+	}()
+	waitWaiters(2)
+	// The first call gives up, and the worker comes back before or after it has left the queue: either
+	// way the worker is not lost on it.
+	giveUp()
+	p.put(held)
+	if err := <-gaveUp; err == nil {
+		t.Error("the call that gave up got a worker")
+	}
+	select {
+	case w := <-second:
+		p.put(w)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second call never got the worker the first gave up")
+	}
+}

@@ -19,12 +19,18 @@ import (
 // fewer than allowed are running, and the call takes whichever worker is free first: the new one or
 // one given back.
 func (p *Pool) take(ctx context.Context) (*proc, error) {
+	var me *waiter // in p.waiters once this call waits
 	for {
 		p.mu.Lock()
-		if n := len(p.idle); n > 0 {
+		if n := len(p.idle); n > 0 && (len(p.waiters) == 0 || p.waiters[0] == me) {
 			w := p.idle[n-1]
 			p.idle = p.idle[:n-1]
 			w.busySince = time.Now()
+			if me != nil {
+				p.waiters = p.waiters[1:]
+				me = nil
+				p.signalFirst() // another idle worker, if any, goes to the next call
+			}
 			p.mu.Unlock()
 			select {
 			case <-w.exited:
@@ -40,7 +46,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			}
 			return w, nil
 		}
-		if p.cfg.SpawnAfter <= 0 || p.live == 0 || p.live < p.cfg.Size {
+		if me == nil && (p.cfg.SpawnAfter <= 0 || p.live == 0 || p.live < p.cfg.Size) {
 			p.mu.Unlock()
 			w, err := p.start(ctx)
 			if err == nil {
@@ -57,10 +63,10 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 		} else if now.Before(p.noStartUntil) && (recheck.IsZero() || p.noStartUntil.Before(recheck)) {
 			recheck = p.noStartUntil
 		}
-		if p.back == nil {
-			p.back = make(chan struct{})
+		if me == nil {
+			me = &waiter{turn: make(chan struct{}, 1)}
+			p.waiters = append(p.waiters, me)
 		}
-		back := p.back
 		p.mu.Unlock()
 		var timer *time.Timer
 		var due <-chan time.Time
@@ -69,7 +75,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			due = timer.C
 		}
 		select {
-		case <-back:
+		case <-me.turn:
 		case <-due:
 		case <-ctx.Done():
 		}
@@ -77,9 +83,41 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			timer.Stop()
 		}
 		if ctx.Err() != nil {
+			p.mu.Lock()
+			p.leaveQueue(me)
+			p.mu.Unlock()
 			return nil, query.Stopped(ctx)
 		}
 	}
+}
+
+// waiter is a call waiting for a worker; turn says it should look again.
+type waiter struct{ turn chan struct{} }
+
+func (w *waiter) signal() {
+	select {
+	case w.turn <- struct{}{}:
+	default: // it has one to read already
+	}
+}
+
+// signalFirst tells the first waiting call that a worker is idle, if one is. Called with p.mu held.
+func (p *Pool) signalFirst() {
+	if len(p.idle) > 0 && len(p.waiters) > 0 {
+		p.waiters[0].signal()
+	}
+}
+
+// leaveQueue takes a call that stops waiting out of the queue; an idle worker meant for it goes to the
+// next. Called with p.mu held.
+func (p *Pool) leaveQueue(me *waiter) {
+	for i, w := range p.waiters {
+		if w == me {
+			p.waiters = append(p.waiters[:i], p.waiters[i+1:]...)
+			break
+		}
+	}
+	p.signalFirst()
 }
 
 // allowed is how many workers may run now: with k of them slow (held longer than cfg.SpawnAfter by
@@ -116,11 +154,11 @@ func (p *Pool) startIdle() {
 	p.mu.Unlock()
 }
 
-// wake wakes the calls waiting for a worker. Called with p.mu held.
+// wake tells every waiting call to look again: a start failed or a worker is gone, so each may
+// start one. Called with p.mu held.
 func (p *Pool) wake() {
-	if p.back != nil {
-		close(p.back)
-		p.back = nil
+	for _, w := range p.waiters {
+		w.signal()
 	}
 }
 
@@ -153,7 +191,7 @@ func (p *Pool) put(w *proc) {
 	w.idleSince = time.Now()
 	w.busySince = time.Time{}
 	p.idle = append(p.idle, w)
-	p.wake()
+	p.signalFirst()
 	if p.cfg.Idle > 0 && p.live > p.cfg.Size && !p.sweep {
 		p.sweep = true
 		time.AfterFunc(p.cfg.Idle, p.retireIdle)
