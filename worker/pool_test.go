@@ -655,3 +655,30 @@ func TestPoolWaiterThatGivesUpPassesItsTurn(t *testing.T) {
 		t.Fatal("the second call never got the worker the first gave up")
 	}
 }
+
+// Who may take an idle worker: the first waiting call always; a call that has just come only while
+// the first has waited less than starveAfter; a call further back in the queue never.
+func TestPoolMayTake(t *testing.T) {
+	now := time.Now()
+	first := &waiter{since: now.Add(-starveAfter / 2)}
+	starved := &waiter{since: now.Add(-starveAfter)}
+	second := &waiter{since: now}
+	for _, tc := range []struct {
+		name    string
+		waiters []*waiter
+		me      *waiter
+		want    bool
+	}{
+		{"none waits", nil, nil, true},
+		{"the first", []*waiter{first, second}, first, true},
+		{"further back", []*waiter{first, second}, second, false},
+		{"just come, the first has waited briefly", []*waiter{first, second}, nil, true},
+		{"just come, the first has waited starveAfter", []*waiter{starved, second}, nil, false},
+		{"the starved first", []*waiter{starved, second}, starved, true},
+	} {
+		p := &Pool{waiters: tc.waiters}
+		if got := p.mayTake(tc.me, now); got != tc.want {
+			t.Errorf("%s: mayTake = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

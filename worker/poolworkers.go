@@ -22,7 +22,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 	var me *waiter // in p.waiters once this call waits
 	for {
 		p.mu.Lock()
-		if n := len(p.idle); n > 0 && (len(p.waiters) == 0 || p.waiters[0] == me) {
+		if n := len(p.idle); n > 0 && p.mayTake(me, time.Now()) {
 			w := p.idle[n-1]
 			p.idle = p.idle[:n-1]
 			w.busySince = time.Now()
@@ -64,7 +64,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			recheck = p.noStartUntil
 		}
 		if me == nil {
-			me = &waiter{turn: make(chan struct{}, 1)}
+			me = &waiter{turn: make(chan struct{}, 1), since: time.Now()}
 			p.waiters = append(p.waiters, me)
 		}
 		p.mu.Unlock()
@@ -91,8 +91,27 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 	}
 }
 
-// waiter is a call waiting for a worker; turn says it should look again.
-type waiter struct{ turn chan struct{} }
+// waiter is a call waiting for a worker since since; turn says it should look again.
+type waiter struct {
+	turn  chan struct{}
+	since time.Time
+}
+
+// starveAfter is how long the first waiting call may wait before an idle worker is kept for it alone.
+// Until then a call that has just come may take one first: it is running already, while the waiting
+// call has yet to be scheduled, and on a busy machine that wait left the worker idle (32 HTTP clients:
+// about a tenth fewer calls a second when every worker went strictly in turn).
+const starveAfter = 20 * time.Millisecond
+
+// mayTake reports whether the call me (nil if it has not waited) may take an idle worker now: it is
+// the first in the queue, none waits, or it has just come and the first has not waited starveAfter.
+// Called with p.mu held.
+func (p *Pool) mayTake(me *waiter, now time.Time) bool {
+	if len(p.waiters) == 0 || p.waiters[0] == me {
+		return true
+	}
+	return me == nil && now.Sub(p.waiters[0].since) < starveAfter
+}
 
 func (w *waiter) signal() {
 	select {
