@@ -149,7 +149,8 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		}
 		var doc any
 		if err == nil {
-			doc, entry.Rows, entry.Truncated = query.Document(res), ptr(len(res.Rows)), ptr(res.Truncated)
+			entry.Rows, entry.Truncated = ptr(len(res.Rows)), ptr(res.Truncated)
+			doc, err = query.DocumentJSON(res)
 		}
 		out := h.answer(&entry, start, doc, err)
 		if err == nil && res.Build != "" {
@@ -213,13 +214,16 @@ func (h *handlers) lookup(ctx context.Context, f *profile.Finder, id string) (*p
 }
 
 // answer turns a call's outcome into its result, as the command prints it (doc, or the error), and
-// writes the call's log line.
+// writes the call's log line. doc is a value to encode, or JSON bytes encoded already.
 func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error) *mcp.CallToolResult {
 	var out *mcp.CallToolResult
 	if err == nil {
 		// Compact: the model reads every byte, and indentation carries nothing for it.
-		var b []byte
-		if b, err = textout.Marshal(doc); err == nil {
+		b, isJSON := doc.([]byte) // a search's document, encoded already
+		if !isJSON {
+			b, err = textout.Marshal(doc)
+		}
+		if err == nil {
 			out = jsonResult(b)
 		}
 	}

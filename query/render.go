@@ -103,6 +103,12 @@ func Document(res *Result) any {
 	return doc
 }
 
+// DocumentJSON is Document(res) encoded as textout.Marshal encodes it, in one pass: the document
+// writes itself compact, so the encoder's check and compaction of what it wrote would change nothing.
+func DocumentJSON(res *Result) ([]byte, error) {
+	return Document(res).(orderedObject).MarshalJSON()
+}
+
 // omittedNote says plainly which columns a result leaves out and why, and adds the result's Note.
 func omittedNote(res *Result) string {
 	if len(res.Omitted) == 0 {

@@ -6,7 +6,27 @@ import (
 
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/textout"
 )
+
+// sameDocument checks that DocumentJSON writes r's document as textout.Marshal writes it, for a
+// result as the engine makes them: a dataset, and every row as wide as the columns.
+func sameDocument(t *testing.T, r *query.Result) {
+	t.Helper()
+	if r.Dataset == nil {
+		return
+	}
+	for _, row := range r.Rows {
+		if len(row) != len(r.Columns) {
+			return
+		}
+	}
+	want, wantErr := textout.Marshal(query.Document(r))
+	got, err := query.DocumentJSON(r)
+	if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
+		t.Fatalf("DocumentJSON: %v\n%s\ntextout.Marshal: %v\n%s", err, got, wantErr, want)
+	}
+}
 
 // FuzzDecodeResult decodes hostile bytes (its finds are kept in testdata/fuzz/FuzzDecodeResult) as the supervisor decodes a worker's answer: it never panics,
 // allocates no more than the bytes allow, names only datasets of the schema, and whatever it accepts
@@ -17,6 +37,9 @@ func FuzzDecodeResult(f *testing.F) {
 		{Dataset: schema.Stores, Columns: []query.Column{{Name: "a", Type: "VARCHAR"}}, Rows: [][]any{{"x"}, {nil}}, Truncated: true},
 		{Dataset: schema.Products, Rows: [][]any{{int8(1), int16(2), int32(3), int64(4), 5, uint8(6), uint16(7), uint32(8), uint64(9), 1.5, true, false}}},
 		{Rows: [][]any{{[]any{[]any{"a"}, nil}}}, Omitted: []string{"secret"}, Hint: "none"},
+		{Dataset: schema.Events, Columns: []query.Column{{Name: "a <b> & c", Type: "VARCHAR"}, {Name: "m", Type: "MAP"}},
+			Rows: [][]any{{"<script>&\u2028\xff", []any{1.5, nil, "é", true}}}, Note: "n"},
+		{Dataset: schema.Stores, Columns: []query.Column{{Name: "a", Type: "VARCHAR"}}, Hint: "nothing <matched>"},
 	}
 	for _, r := range seeds {
 		b, err := query.EncodeResult(r)
@@ -48,5 +71,6 @@ func FuzzDecodeResult(f *testing.F) {
 		if err != nil || !bytes.Equal(once, twice) {
 			t.Fatalf("a second round trip differs: %v\n%q\n%q", err, once, twice)
 		}
+		sameDocument(t, r)
 	})
 }
