@@ -12,9 +12,10 @@ import (
 //     and then joins them back to the table: on a large table that spares reading the wide columns of
 //     every row (1,000,000 products: 37 ms with it, 145 ms without), on a small one the extra join is
 //     most of the query (the sample build's events: 1.10 ms of CPU with it, 0.62 ms without).
-//   - Only the optimizers in keptOptimizers run. The others cost about a quarter of a warm call's
-//     CPU on the sample build (0.50 to 0.40 ms for the stores query, bench/results/call-cost.md) and
-//     save nothing on tables of a few thousand rows.
+//   - Only the optimizers in keptOptimizers run. The others cost 5–9% of a warm query's CPU on the
+//     sample build (stores 507 to 481 µs, events 652 to 594, products 472 to 445: medians of five
+//     alternating runs of 2,000 executions, bench/results/call-cost.md) and save nothing on tables
+//     of a few thousand rows.
 const smallBuild = 16 << 20
 
 // keptOptimizers are the optimizers a small build keeps. Filter pushdown and join ordering turn a
