@@ -12,10 +12,9 @@ import (
 //     and then joins them back to the table: on a large table that spares reading the wide columns of
 //     every row (1,000,000 products: 37 ms with it, 145 ms without), on a small one the extra join is
 //     most of the query (the sample build's events: 1.10 ms of CPU with it, 0.62 ms without).
-//   - Only the optimizers in keptOptimizers run. The others cost 5–9% of a warm query's CPU on the
-//     sample build (stores 507 to 481 µs, events 652 to 594, products 472 to 445: medians of five
-//     alternating runs of 2,000 executions, bench/results/call-cost.md) and save nothing on tables
-//     of a few thousand rows.
+//   - Only the optimizers in keptOptimizers run. The others cost 5–10% of a warm query's CPU on the
+//     sample build and save nothing on tables of a few thousand rows (BenchmarkSmallBuildOptimizers:
+//     stores 510 to 469 µs, events 648 to 584, products 508 to 482; bench/results/call-cost.md).
 const smallBuild = 16 << 20
 
 // keptOptimizers are the optimizers a small build keeps. Filter pushdown and join ordering turn a

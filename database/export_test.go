@@ -1,0 +1,4 @@
+package database
+
+// SmallBuildDisabledOptimizers is smallBuildDisabledOptimizers, for the benchmark of what they cost.
+var SmallBuildDisabledOptimizers = smallBuildDisabledOptimizers
