@@ -520,9 +520,9 @@ func TestWorkerServesAfterRelease(t *testing.T) {
 	}
 }
 
-// Calls waiting for a worker get it in the order they came, one at a time: a worker given back wakes
-// the first of them only, so none waits behind later calls (the tail of the latency under load).
-func TestPoolServesWaitersInOrder(t *testing.T) {
+// newQueuePool is a pool of one worker that never starts another: every call beyond the first waits.
+func newQueuePool(t *testing.T) *Pool {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -538,7 +538,30 @@ func TestPoolServesWaitersInOrder(t *testing.T) {
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(p.Close)
+	return p
+}
+
+// waitForWaiters returns once n calls wait for a worker.
+func waitForWaiters(t *testing.T, p *Pool, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		p.mu.Lock()
+		got := len(p.waiters)
+		p.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls waiting, want %d", got, n)
+		}
+	}
+}
+
+// Calls waiting for a worker get it in the order they came, one at a time: a worker given back wakes
+// the first of them only, so none waits behind later calls (the tail of the latency under load).
+func TestPoolServesWaitersInOrder(t *testing.T) {
+	p := newQueuePool(t)
 	ctx := context.Background()
 	held, err := p.take(ctx)
 	if err != nil {
@@ -562,19 +585,7 @@ func TestPoolServesWaitersInOrder(t *testing.T) {
 			mu.Unlock()
 			p.put(w)
 		}()
-		// The next call comes once this one waits.
-		for deadline := time.Now().Add(10 * time.Second); ; {
-			p.mu.Lock()
-			n := len(p.waiters)
-			p.mu.Unlock()
-			if n == i+1 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("call %d never waited (%d waiting)", i, n)
-			}
-			time.Sleep(time.Millisecond)
-		}
+		waitForWaiters(t, p, i+1) // the next call comes once this one waits
 	}
 	p.put(held)
 	wg.Wait()
@@ -591,22 +602,7 @@ func TestPoolServesWaitersInOrder(t *testing.T) {
 // A waiting call whose context ends leaves the queue, and the worker it would have got goes to the
 // next call.
 func TestPoolWaiterThatGivesUpPassesItsTurn(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPool(Config{
-		Command: func() *exec.Cmd {
-			cmd := exec.Command(exe)
-			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
-			return cmd
-		},
-		Size: 1, Active: 1, Max: 1, Queue: 16, Grace: 200 * time.Millisecond, SpawnAfter: time.Hour,
-	})
-	if err := p.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := newQueuePool(t)
 	held, err := p.take(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -617,21 +613,7 @@ func TestPoolWaiterThatGivesUpPassesItsTurn(t *testing.T) {
 		_, err := p.take(first)
 		gaveUp <- err
 	}()
-	waitWaiters := func(n int) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-			p.mu.Lock()
-			got := len(p.waiters)
-			p.mu.Unlock()
-			if got == n {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%d waiting, want %d", got, n)
-			}
-		}
-	}
-	waitWaiters(1)
+	waitForWaiters(t, p, 1)
 	second := make(chan *proc, 1)
 	go func() {
 		w, err := p.take(context.Background())
@@ -640,7 +622,7 @@ func TestPoolWaiterThatGivesUpPassesItsTurn(t *testing.T) {
 		}
 		second <- w
 	}()
-	waitWaiters(2)
+	waitForWaiters(t, p, 2)
 	// The first call gives up, and the worker comes back before or after it has left the queue: either
 	// way the worker is not lost on it.
 	giveUp()
