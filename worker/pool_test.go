@@ -638,8 +638,9 @@ func TestPoolWaiterThatGivesUpPassesItsTurn(t *testing.T) {
 	}
 }
 
-// Who may take an idle worker: the first waiting call always; a call that has just come only while
-// the first has waited less than starveAfter; a call further back in the queue never.
+// Who may take an idle worker: the first waiting call always; while the pool may still grow, any call;
+// otherwise a call that has just come only while the first has waited less than starveAfter, and a
+// call further back in the queue never.
 func TestPoolMayTake(t *testing.T) {
 	now := time.Now()
 	first := &waiter{since: now.Add(-starveAfter / 2)}
@@ -661,6 +662,11 @@ func TestPoolMayTake(t *testing.T) {
 		p := &Pool{waiters: tc.waiters}
 		if got := p.mayTake(tc.me, now); got != tc.want {
 			t.Errorf("%s: mayTake = %v, want %v", tc.name, got, tc.want)
+		}
+		// A pool that may still start a worker (one live of two allowed) lets any call take one.
+		growing := &Pool{waiters: tc.waiters, live: 1, cfg: Config{Active: 2, Max: 2}}
+		if !growing.mayTake(tc.me, now) {
+			t.Errorf("%s, the pool growing: mayTake = false, want true", tc.name)
 		}
 	}
 }

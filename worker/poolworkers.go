@@ -27,9 +27,8 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			p.idle = p.idle[:n-1]
 			w.busySince = time.Now()
 			if me != nil {
-				p.waiters = p.waiters[1:]
+				p.leaveQueue(me) // and another idle worker, if any, goes to the next call
 				me = nil
-				p.signalFirst() // another idle worker, if any, goes to the next call
 			}
 			p.mu.Unlock()
 			select {
@@ -103,14 +102,22 @@ type waiter struct {
 // about a tenth fewer calls a second when every worker went strictly in turn).
 const starveAfter = 20 * time.Millisecond
 
-// mayTake reports whether the call me (nil if it has not waited) may take an idle worker now: it is
-// the first in the queue, none waits, or it has just come and the first has not waited starveAfter.
-// Called with p.mu held.
+// mayTake reports whether the call me (nil if it has not waited) may take an idle worker now. While
+// the pool may still grow (a burst of calls, some of them slow), every call may: a quick call must not
+// wait behind slow ones for workers that are still starting. Once it may not, the first waiting call
+// may, and one that has just come while the first has waited less than starveAfter. Called with p.mu
+// held.
 func (p *Pool) mayTake(me *waiter, now time.Time) bool {
-	if len(p.waiters) == 0 || p.waiters[0] == me {
+	if len(p.waiters) == 0 || p.waiters[0] == me || p.growing(now) {
 		return true
 	}
 	return me == nil && now.Sub(p.waiters[0].since) < starveAfter
+}
+
+// growing reports whether more workers may start now. Called with p.mu held.
+func (p *Pool) growing(now time.Time) bool {
+	allowed, _ := p.allowed(now)
+	return p.live < allowed
 }
 
 func (w *waiter) signal() {
@@ -120,11 +127,17 @@ func (w *waiter) signal() {
 	}
 }
 
-// signalFirst tells the first waiting call that a worker is idle, if one is. Called with p.mu held.
+// signalFirst tells the first waiting call that a worker is idle, if one is; every waiting call while
+// the pool may still grow (see mayTake). Called with p.mu held.
 func (p *Pool) signalFirst() {
-	if len(p.idle) > 0 && len(p.waiters) > 0 {
-		p.waiters[0].signal()
+	if len(p.idle) == 0 || len(p.waiters) == 0 {
+		return
 	}
+	if p.growing(time.Now()) {
+		p.wake()
+		return
+	}
+	p.waiters[0].signal()
 }
 
 // leaveQueue takes a call that stops waiting out of the queue; an idle worker meant for it goes to the
