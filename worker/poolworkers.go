@@ -16,8 +16,8 @@ import (
 
 // take returns an idle worker, or starts one: the call waits for it while none is running or fewer
 // than Size are, and when cfg.SpawnAfter is 0. Otherwise a worker is started in the background while
-// fewer than allowed are running, and the call takes whichever worker is free first: the new one or
-// one given back.
+// fewer than allowed are running, and the call joins the queue of waiting calls (p.waiters) until a
+// worker, the new one or one given back, is free for it (mayTake).
 func (p *Pool) take(ctx context.Context) (*proc, error) {
 	var me *waiter // in p.waiters once this call waits
 	for {
