@@ -75,8 +75,10 @@ func (a *argument) read(raw json.RawMessage, plain bool) (string, error) {
 			return "", err
 		}
 	}
-	if s, ok := a.plainString(fields, v); ok && plain {
-		return s, nil
+	if plain {
+		if s, ok := a.plainString(fields, v); ok {
+			return s, nil
+		}
 	}
 	return a.validated(raw, v, given)
 }

@@ -147,7 +147,7 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		if entry.Subject, err = h.allowed(req, d.Tool); err == nil {
 			res, err = h.runSearch(ctx, d, arg, req.Params.Arguments)
 		}
-		var doc any
+		var doc []byte
 		if err == nil {
 			entry.Rows, entry.Truncated = ptr(len(res.Rows)), ptr(res.Truncated)
 			doc, err = query.DocumentJSON(res)
@@ -190,7 +190,11 @@ func (h *handlers) profile(arg *argument) mcp.ToolHandler {
 			}
 		}
 		entry.Found = ptr(err == nil)
-		return h.answer(&entry, start, p, err), nil
+		var doc []byte
+		if err == nil {
+			doc, err = textout.Marshal(p)
+		}
+		return h.answer(&entry, start, doc, err), nil
 	}
 }
 
@@ -213,21 +217,14 @@ func (h *handlers) lookup(ctx context.Context, f *profile.Finder, id string) (*p
 	return p, err
 }
 
-// answer turns a call's outcome into its result, as the command prints it (doc, or the error), and
-// writes the call's log line. doc is a value to encode, or JSON bytes encoded already.
-func (h *handlers) answer(entry *callEntry, start time.Time, doc any, err error) *mcp.CallToolResult {
+// answer turns a call's outcome into its result, as the command prints it (doc, the document encoded
+// compact: the model reads every byte, and indentation carries nothing for it; or the error), and
+// writes the call's log line.
+func (h *handlers) answer(entry *callEntry, start time.Time, doc []byte, err error) *mcp.CallToolResult {
 	var out *mcp.CallToolResult
 	if err == nil {
-		// Compact: the model reads every byte, and indentation carries nothing for it.
-		b, isJSON := doc.([]byte) // a search's document, encoded already
-		if !isJSON {
-			b, err = textout.Marshal(doc)
-		}
-		if err == nil {
-			out = jsonResult(b)
-		}
-	}
-	if err != nil {
+		out = jsonResult(doc)
+	} else {
 		e := ctool.Explain(err)
 		out, entry.Refusal = errorResult(e), e.Kind
 	}

@@ -95,18 +95,10 @@ func (l *logged) has(what string) bool {
 
 func newTestPool(t *testing.T, size, max, queue int) (*Pool, *logged) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := &logged{}
 	p := NewPool(Config{
-		Command: func() *exec.Cmd {
-			cmd := exec.Command(exe)
-			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
-			return cmd
-		},
-		Size: size, Max: max, Queue: queue, Grace: 200 * time.Millisecond, Log: log.add, Observe: log.observe,
+		Command: testWorker(t),
+		Size:    size, Max: max, Queue: queue, Grace: 200 * time.Millisecond, Log: log.add, Observe: log.observe,
 	})
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -118,6 +110,20 @@ func newTestPool(t *testing.T, size, max, queue int) (*Pool, *logged) {
 		}
 	})
 	return p, log
+}
+
+// testWorker is the command of a worker served by this test binary (see TestMain).
+func testWorker(t *testing.T) func() *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() *exec.Cmd {
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+		return cmd
+	}
 }
 
 // children lists this process's child processes, zombies included.
@@ -480,13 +486,7 @@ func TestPoolRetiresIdleExtras(t *testing.T) {
 
 // A worker whose supervisor went away (its stdin ends) exits, even in the middle of a stuck query.
 func TestWorkerExitsWithItsSupervisor(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
-	w, err := spawn(cmd, func(*proc) {})
+	w, err := spawn(testWorker(t)(), func(*proc) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,17 +523,9 @@ func TestWorkerServesAfterRelease(t *testing.T) {
 // newQueuePool is a pool of one worker that never starts another: every call beyond the first waits.
 func newQueuePool(t *testing.T) *Pool {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := NewPool(Config{
-		Command: func() *exec.Cmd {
-			cmd := exec.Command(exe)
-			cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
-			return cmd
-		},
-		Size: 1, Active: 1, Max: 1, Queue: 16, Grace: 200 * time.Millisecond, SpawnAfter: time.Hour,
+		Command: testWorker(t),
+		Size:    1, Active: 1, Max: 1, Queue: 16, Grace: 200 * time.Millisecond, SpawnAfter: time.Hour,
 	})
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatal(err)
