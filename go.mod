@@ -19,6 +19,7 @@ require (
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.33.0
 	golang.org/x/time v0.15.0
+	golang.org/x/tools v0.42.0
 )
 
 require (
@@ -67,7 +68,6 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/telemetry v0.0.0-20260209163413-e7419c687ee4 // indirect
-	golang.org/x/tools v0.42.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 )

@@ -1,6 +1,7 @@
 // Package database opens ctool's built database files for reading. It is the one place that does:
 // every reader gets the files read-only and locked down (no file system, no settings, no extension
 // loading), identified by the build record that ingest wrote, and the "no usable database" error.
+// Readers get one connection per call (guard.Conn, see session.go), never the pool itself.
 package database
 
 import (
@@ -47,6 +48,9 @@ const attachedAs = "ctool_build"
 // when the instance is created: options.dsn): locking the configuration comes last so that no query
 // can undo any of it. TimeZone is set globally so that every connection of the pool has it.
 var lockdown = []string{
+	// The instance's own in-memory catalog is the one place a statement could write to that every
+	// connection shares; no reader needs it.
+	"DETACH memory",
 	"SET GLOBAL TimeZone = 'Asia/Tokyo'",
 	"SET enable_external_access = false",
 	// External access off still lets SQL read the attached file and its WAL.
@@ -60,6 +64,7 @@ type Option func(*options)
 type options struct {
 	threads  int
 	settings []string // further SET statements, run before the lock
+	prewarm  bool
 }
 
 // WithThreads sets how many threads DuckDB uses for the build, when n is above 0 (DuckDB's default is
@@ -89,6 +94,8 @@ type File struct {
 	Path  string
 	Build map[string]string // the ctool_meta.build record
 	db    *sql.DB
+
+	calls session // the connections handed out for calls (session.go)
 }
 
 // openFile attaches the file at path read-only to a fresh in-memory instance and locks it down.
@@ -142,9 +149,14 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	f := &File{Path: path, db: db}
+	f.calls.prewarm = o.prewarm
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if err := f.calls.open(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("read the state of %s: %w", path, err)
 	}
 	closeOnExec(path)
 	if f.Build, err = readBuild(ctx, db); err != nil {
@@ -200,14 +212,11 @@ func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
 	return info, nil
 }
 
-// Conn returns a connection of the file's pool; close it to give it back.
-func (f *File) Conn(ctx context.Context) (*sql.Conn, error) { return f.db.Conn(ctx) }
-
-// DB is the file's connection pool, for queries that need no connection of their own.
-func (f *File) DB() *sql.DB { return f.db }
-
 // Close closes the file.
-func (f *File) Close() error { return f.db.Close() }
+func (f *File) Close() error {
+	f.calls.close()
+	return f.db.Close()
+}
 
 // Build is one ingest's pair of files: the main file every query reads, and the profiles file, which
 // is opened only when a profile is looked up.
@@ -279,6 +288,20 @@ func (b *Build) Profiles(ctx context.Context) (*File, error) {
 	}
 	b.profiles = f
 	return f, nil
+}
+
+// Poisoned is the error of the build's first file whose shared state a call changed (File.Poisoned).
+func (b *Build) Poisoned(ctx context.Context) error {
+	if err := b.File.Poisoned(ctx); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	profiles := b.profiles
+	b.mu.Unlock()
+	if profiles != nil {
+		return profiles.Poisoned(ctx)
+	}
+	return nil
 }
 
 // Close closes the build's files.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 )
 
@@ -43,7 +44,7 @@ func TestOpenIsLockedDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		conns = append(conns, c)
-		if err := c.QueryRowContext(context.Background(), "SELECT current_setting('TimeZone')").Scan(&tz); err != nil || tz != "Asia/Tokyo" {
+		if err := c.QueryRow(context.Background(), guard.Const("SELECT current_setting('TimeZone')")).Scan(&tz); err != nil || tz != "Asia/Tokyo" {
 			t.Errorf("connection %d: TimeZone %q, %v", i, tz, err)
 		}
 	}

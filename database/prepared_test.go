@@ -40,7 +40,8 @@ func TestPreparedClosesWithTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := b.Conn(ctx)
+	// The pool's own connection: a call's (guard.Conn) is closed when the call ends.
+	c, err := b.DB().Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ var benchQueries = []struct{ name, sql string }{
 //	go test ./guard -run '^$' -bench Check -count 6 | benchstat -
 func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
-	conn := guardtest.OpenStandIn(b)
+	conn := standIn(b)
 	p := ForDataset(schema.Stores)
 	for _, q := range benchQueries {
 		text := fmt.Sprintf(q.sql, 1)

@@ -15,7 +15,7 @@ func TestEngineCasesPassTheGuard(t *testing.T) {
 	if len(cases) < 10 {
 		t.Fatalf("only %d engine cases", len(cases))
 	}
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	for _, tc := range cases {
 		if _, err := Check(context.Background(), conn, tc.SQL, ForDataset(schema.Stores), 10); err != nil {
 			t.Errorf("%s: %v", tc.Name, err)

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"reflect"
 	"testing"
@@ -22,7 +21,7 @@ func FuzzGuard(f *testing.F) {
 	for _, q := range guardtest.Legit() {
 		f.Add(q)
 	}
-	conn := guardtest.OpenStandIn(f)
+	conn := standIn(f)
 	p := ForDataset(schema.Products)
 	const rowCap = 10
 	f.Fuzz(func(t *testing.T, q string) {
@@ -38,7 +37,7 @@ func FuzzGuard(f *testing.F) {
 			}
 			return
 		}
-		if c.SQL != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11" || !reflect.DeepEqual(c.Args, []any{q}) {
+		if c.run.text != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11" || !reflect.DeepEqual(c.args, []any{q}) {
 			t.Fatalf("Check(%q) = %#v, not the wrapper around the text", q, c)
 		}
 		// The text is parsed again here, by the test, to look at it without the guard's scoping.
@@ -56,7 +55,7 @@ func FuzzGuard(f *testing.F) {
 // otherLiterals are values a shape's parameters may carry instead of its query's own.
 var otherLiterals = []string{guardtest.Secret, "') OR ('1'='1", "/tmp/x.csv", "", "2025-01-01"}
 
-func checkShapeOf(t *testing.T, conn *sql.Conn, q string, p Policy, rowCap int) {
+func checkShapeOf(t *testing.T, conn *Conn, q string, p Policy, rowCap int) {
 	s, ok := Shape(q)
 	if !ok {
 		return
@@ -65,7 +64,7 @@ func checkShapeOf(t *testing.T, conn *sql.Conn, q string, p Policy, rowCap int) 
 	if err != nil {
 		return
 	}
-	if c.SQL != shapeRunSQL(s.Text, rowCap) || len(c.Args) != len(s.Literals) {
+	if c.run.text != shapeRunSQL(s.Text, rowCap) || len(c.args) != len(s.Literals) {
 		t.Fatalf("CheckShape(%q) = %#v", q, c)
 	}
 	for _, v := range otherLiterals {
@@ -165,7 +164,7 @@ func namesOutsidePolicy(stmt any, p Policy) string {
 
 // TestNamesOutsidePolicy checks the fuzzer's own oracle on parses the guard refuses.
 func TestNamesOutsidePolicy(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	for _, tc := range []struct{ sql, want string }{
 		{"SELECT * FROM events", ""},

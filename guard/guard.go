@@ -1,15 +1,22 @@
-// Package guard owns the SQL guard of ctool query: it decides whether an agent's text is one read-only
-// SELECT that reads only what a dataset's policy allows, and gives the one statement that runs it with
-// the row cap. Every decision is made on the AST that DuckDB's own parser produces (json_serialize_sql),
-// never on the text; the text is parsed once and its AST walked once, and whatever the walk does not
-// recognise is refused. Query shapes (shape.go) let a query of a proved shape skip the parse; the
-// proof, too, is made on DuckDB's parse.
+// Package guard owns what runs on a build. It decides whether an agent's text is one read-only SELECT
+// that reads only what a dataset's policy allows, and gives the one statement that runs it with the
+// row cap (Checked). Every decision is made on the AST that DuckDB's own parser produces
+// (json_serialize_sql), never on the text; the text is parsed once and its AST walked once, and
+// whatever the walk does not recognise is refused. Query shapes (shape.go) let a query of a proved
+// shape skip the parse; the proof, too, is made on DuckDB's parse.
+//
+// One path to the engine: a reader of a build runs statements only through a Conn, and a Conn runs
+// only two kinds: the guard's checked statement (Run), and ctool's own SQL (SQL: constants, the
+// identifiers schema/ defines and numbers), in which anything from outside is a bound argument. No
+// other type can reach a connection, so text that DuckDB or anything else derived from an agent's
+// query runs only after Check has accepted it (the hints' counts: parts.go); TestOnePathToTheEngine
+// fails when code anywhere else sends SQL. Each call gets a connection of its own, discarded after an
+// agent's query ran on it (database.File.Conn), so nothing one call leaves in a session reaches another.
 package guard
 
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,13 +102,17 @@ func (r *Rejection) Error() string {
 	return b.String()
 }
 
-// Checked is the one statement to execute for an accepted query.
+// Checked is the one statement that runs an accepted query, made only by the guard: Conn.Run runs it.
 type Checked struct {
-	SQL  string
-	Args []any
+	run  SQL
+	args []any
 
-	stmt astObj // the statement as the guard read it (Statement)
+	stmt  astObj // the statement as the guard read it (Statement)
+	shape string // the shape's text, for a statement that runs a query shape (CheckShape)
 }
+
+// Text is the statement's text, for messages: DuckDB's errors may quote it.
+func (c *Checked) Text() string { return c.run.text }
 
 const (
 	// onlySelect is the rule every refusal of a statement repeats, so the agent learns what is allowed.
@@ -112,28 +123,20 @@ const (
 	// a table macro named query in the database file would otherwise be what runs.
 	serializeSQL = "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)"
 	// query(?) parses the bound text itself and runs it only if it is one SELECT, so no text is ever
-	// spliced around the agent's query and nothing needs parsing a second time.
+	// spliced around the agent's query and nothing needs parsing a second time. Only Check writes it:
+	// Const refuses any text that calls query().
 	runSQL = "SELECT * FROM system.main.query(?) AS ctool_q LIMIT "
 )
-
-// querier is the one call Check makes on the connection.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
 
 // Check parses sqlText once with DuckDB's parser (json_serialize_sql, the text bound as a parameter),
 // walks the AST once, and returns the statement that runs it with the row cap:
 // "SELECT * FROM system.main.query(?) AS ctool_q LIMIT <rowCap+1>" with the unchanged text as its one
 // argument (the caller reads rowCap+1 rows to know whether more matched). It returns a *Rejection for
 // refused input; any other error is DuckDB's or the context's, and wraps ctx.Err() when ctx is done.
-func Check(ctx context.Context, conn *sql.Conn, sqlText string, p Policy, rowCap int) (*Checked, error) {
+func Check(ctx context.Context, conn *Conn, sqlText string, p Policy, rowCap int) (*Checked, error) {
 	if conn == nil {
 		return nil, errors.New("guard: Check needs a connection")
 	}
-	return check(ctx, conn, sqlText, p, rowCap)
-}
-
-func check(ctx context.Context, conn querier, sqlText string, p Policy, rowCap int) (*Checked, error) {
 	if rowCap < 1 || rowCap > maxRowCap {
 		return nil, fmt.Errorf("guard: rowCap must be between 1 and %d, got %d", maxRowCap, rowCap)
 	}
@@ -147,13 +150,13 @@ func check(ctx context.Context, conn querier, sqlText string, p Policy, rowCap i
 	if err := walkStatement(stmt, p); err != nil {
 		return nil, err
 	}
-	return &Checked{SQL: runSQL + strconv.Itoa(rowCap+1), Args: []any{sqlText}, stmt: stmt}, nil
+	return &Checked{run: SQL{runSQL + strconv.Itoa(rowCap+1)}, args: []any{sqlText}, stmt: stmt}, nil
 }
 
 // Parse returns the one statement of sqlText as DuckDB's parser reads it (numbers as json.Number), for
 // readers of a query the guard already accepted, such as the hints of an empty result; a text Check
 // would refuse gets its *Rejection. The tree is the caller's to read.
-func Parse(ctx context.Context, conn *sql.Conn, sqlText string) (map[string]any, error) {
+func Parse(ctx context.Context, conn *Conn, sqlText string) (map[string]any, error) {
 	return parse(ctx, conn, sqlText)
 }
 
@@ -182,7 +185,7 @@ type serializeResult struct {
 }
 
 // parse returns the one statement of text as DuckDB's parser reads it, or a *Rejection.
-func parse(ctx context.Context, conn querier, text string) (astObj, error) {
+func parse(ctx context.Context, conn *Conn, text string) (astObj, error) {
 	out, err := serialize(ctx, conn, text)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {

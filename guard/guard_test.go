@@ -2,7 +2,6 @@ package guard
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"reflect"
@@ -34,8 +33,8 @@ func wrapper(rowCap int) string {
 }
 
 // rowsOf runs q and returns its column names and each row printed, in the order DuckDB gave them.
-func rowsOf(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]string, []string, error) {
-	rows, err := conn.QueryContext(ctx, q, args...)
+func rowsOf(ctx context.Context, conn *Conn, q string, args ...any) ([]string, []string, error) {
+	rows, err := conn.raw.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -51,13 +50,13 @@ func rowsOf(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]strin
 }
 
 // runChecked checks q and runs the statement Check returns.
-func runChecked(t *testing.T, conn *sql.Conn, q string, p Policy, rowCap int) []string {
+func runChecked(t *testing.T, conn *Conn, q string, p Policy, rowCap int) []string {
 	t.Helper()
 	c, err := Check(context.Background(), conn, q, p, rowCap)
 	if err != nil {
 		t.Fatalf("Check(%q): %v", q, err)
 	}
-	_, rows, err := rowsOf(context.Background(), conn, c.SQL, c.Args...)
+	_, rows, err := rowsOf(context.Background(), conn, c.run.text, c.args...)
 	if err != nil {
 		t.Fatalf("running %q: %v", q, err)
 	}
@@ -129,7 +128,7 @@ func TestHostileCorpusIsRefused(t *testing.T) {
 			t.Errorf("%s keeps a placeholder: %q, want %q", tc.Name, tc.SQL, tc.Want)
 		}
 	}
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	for _, d := range []*schema.Dataset{schema.Events, schema.Products} {
 		p := ForDataset(d)
 		for _, tc := range cases {
@@ -156,7 +155,7 @@ func TestLegitCorpusRunsThroughChecked(t *testing.T) {
 	if len(legit) < 50 {
 		t.Fatalf("legit corpus has %d queries, want at least 50", len(legit))
 	}
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	ctx := context.Background()
 	const rowCap = 10
 	for _, d := range []*schema.Dataset{schema.Events, schema.Products} {
@@ -167,22 +166,22 @@ func TestLegitCorpusRunsThroughChecked(t *testing.T) {
 				t.Errorf("Check(%q) for %s: %v", q, d.Name, err)
 				continue
 			}
-			if c.SQL != wrapper(rowCap) || !reflect.DeepEqual(c.Args, []any{q}) {
+			if c.run.text != wrapper(rowCap) || !reflect.DeepEqual(c.args, []any{q}) {
 				t.Errorf("Check(%q) = %#v, want the wrapper with the text as its argument", q, c)
 			}
 			// One transaction, so now() and friends are the same in both runs.
-			if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+			if _, err := conn.raw.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 				t.Fatal(err)
 			}
 			wantCols, want, err := rowsOf(ctx, conn, q)
 			if err != nil {
 				t.Errorf("running %q directly: %v", q, err)
 			}
-			gotCols, got, err := rowsOf(ctx, conn, c.SQL, c.Args...)
+			gotCols, got, err := rowsOf(ctx, conn, c.run.text, c.args...)
 			if err != nil {
 				t.Errorf("running %q through Checked: %v", q, err)
 			}
-			if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+			if _, err := conn.raw.ExecContext(ctx, "ROLLBACK"); err != nil {
 				t.Fatal(err)
 			}
 			if len(want) > rowCap+1 {
@@ -201,7 +200,7 @@ func TestLegitCorpusRunsThroughChecked(t *testing.T) {
 // TestSeedQueriesReturnRows checks seed-style queries against the stand-in data, so a guard that
 // mangled them (e.g. dropped a WHERE) would show.
 func TestSeedQueriesReturnRows(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	for _, tc := range []struct {
 		sql  string
@@ -225,7 +224,7 @@ func TestSeedQueriesReturnRows(t *testing.T) {
 // TestAllowedShadowingReadsTheCTE runs queries that name a CTE like the hidden table in every place a
 // relation can appear: DuckDB must bind each to the CTE, as the guard assumed, never to the table.
 func TestAllowedShadowingReadsTheCTE(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	const cte = "WITH secret_profiles AS (SELECT 'cte' AS profile_id) "
 	for _, q := range []string{
@@ -259,7 +258,7 @@ func TestAllowedShadowingReadsTheCTE(t *testing.T) {
 // TestRowCap: the agent's own LIMIT and OFFSET compose with the cap, and never more than rowCap+1
 // rows come back.
 func TestRowCap(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := policyWith(schema.Events, "fifty")
 	for _, tc := range []struct {
 		sql  string
@@ -302,22 +301,22 @@ func TestRowCap(t *testing.T) {
 
 // TestChecked: the statement is the fixed wrapper and its argument the very text that was checked.
 func TestChecked(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	for _, tc := range []struct {
 		sql    string
 		rowCap int
 		want   Checked
 	}{
-		{"SELECT 1", 10, Checked{SQL: "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11", Args: []any{"SELECT 1"}}},
-		{"SELECT event_name FROM events -- note\n;  \n", 3, Checked{SQL: "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 4", Args: []any{"SELECT event_name FROM events -- note\n;  \n"}}},
-		{"SELECT event_name FROM events; -- note", 1, Checked{SQL: "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 2", Args: []any{"SELECT event_name FROM events; -- note"}}},
-		{"  FROM events  ", 999_999_999, Checked{SQL: "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 1000000000", Args: []any{"  FROM events  "}}},
+		{"SELECT 1", 10, Checked{run: SQL{"SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11"}, args: []any{"SELECT 1"}}},
+		{"SELECT event_name FROM events -- note\n;  \n", 3, Checked{run: SQL{"SELECT * FROM system.main.query(?) AS ctool_q LIMIT 4"}, args: []any{"SELECT event_name FROM events -- note\n;  \n"}}},
+		{"SELECT event_name FROM events; -- note", 1, Checked{run: SQL{"SELECT * FROM system.main.query(?) AS ctool_q LIMIT 2"}, args: []any{"SELECT event_name FROM events; -- note"}}},
+		{"  FROM events  ", 999_999_999, Checked{run: SQL{"SELECT * FROM system.main.query(?) AS ctool_q LIMIT 1000000000"}, args: []any{"  FROM events  "}}},
 	} {
 		got, err := Check(context.Background(), conn, tc.sql, p, tc.rowCap)
 		if err != nil {
 			t.Errorf("Check(%q): %v", tc.sql, err)
-		} else if run := (Checked{SQL: got.SQL, Args: got.Args}); !reflect.DeepEqual(run, tc.want) {
+		} else if run := (Checked{run: got.run, args: got.args}); !reflect.DeepEqual(run, tc.want) {
 			t.Errorf("Check(%q, %d) = %#v, want %#v", tc.sql, tc.rowCap, run, tc.want)
 		} else if got.Statement() == nil {
 			t.Errorf("Check(%q) keeps no statement for the hints", tc.sql)
@@ -328,8 +327,8 @@ func TestChecked(t *testing.T) {
 // TestBuiltinQueryIsNotShadowed: a table macro named query in the database does not run in place of
 // DuckDB's query().
 func TestBuiltinQueryIsNotShadowed(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
-	if _, err := conn.ExecContext(context.Background(), "CREATE MACRO query(q) AS TABLE SELECT 'shadow' AS event_name"); err != nil {
+	conn := standIn(t)
+	if _, err := conn.raw.ExecContext(context.Background(), "CREATE MACRO query(q) AS TABLE SELECT 'shadow' AS event_name"); err != nil {
 		t.Fatal(err)
 	}
 	got := runChecked(t, conn, "SELECT event_name FROM events ORDER BY 1", ForDataset(schema.Events), 10)
@@ -341,7 +340,7 @@ func TestBuiltinQueryIsNotShadowed(t *testing.T) {
 // Hiding a column is presentation, by name, done on the results: the guard accepts every way of
 // naming it, and the policy says which result columns are left out.
 func TestHiddenColumnsAreNotTheGuards(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Products)
 	for _, q := range []string{
 		"SELECT store_id FROM products",
@@ -368,7 +367,7 @@ func relationsHint() string {
 }
 
 func TestMessages(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	funcHint := "Use ordinary string, number, date/time, list, struct, map, JSON, regexp, aggregate and window functions, and is_open(), tokyo_now()."
 	for _, tc := range []struct{ sql, want string }{
@@ -412,21 +411,10 @@ func TestMessages(t *testing.T) {
 	}
 }
 
-// countingConn records the calls Check makes on the connection.
-type countingConn struct {
-	conn    *sql.Conn
-	queries []string
-}
-
-func (c *countingConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	c.queries = append(c.queries, query)
-	return c.conn.QueryRowContext(ctx, query, args...)
-}
-
 // TestParsesOnce: Check makes exactly one call on the connection, json_serialize_sql, and none for
 // text it refuses before parsing.
 func TestParsesOnce(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Products)
 	for _, tc := range []struct {
 		sql   string
@@ -441,14 +429,14 @@ func TestParsesOnce(t *testing.T) {
 		{"SELECT 1\x00", 0},
 		{"SELECT '\xff'", 0},
 	} {
-		cc := &countingConn{conn: conn}
-		_, _ = check(context.Background(), cc, tc.sql, p, 10)
+		log := startQueryLog(t, conn)
+		_, _ = Check(context.Background(), conn, tc.sql, p, 10)
 		var want []string
 		for range tc.calls {
 			want = append(want, serializeSQL)
 		}
-		if !reflect.DeepEqual(cc.queries, want) {
-			t.Errorf("Check(%q) ran %q, want %q", tc.sql, cc.queries, want)
+		if got := log.statements(t); !reflect.DeepEqual(got, want) {
+			t.Errorf("Check(%q) ran %q, want %q", tc.sql, got, want)
 		}
 	}
 }
@@ -456,7 +444,7 @@ func TestParsesOnce(t *testing.T) {
 // TestDuckDBFailureIsPlainError: a failure that is not a refusal is a plain error, and one caused by
 // the context says so.
 func TestDuckDBFailureIsPlainError(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -482,8 +470,8 @@ func TestDuckDBFailureIsPlainError(t *testing.T) {
 // TestFunctionListsCoverDuckDB fails when DuckDB has a function that nobody reviewed, and when the
 // allow-list names one DuckDB does not have.
 func TestFunctionListsCoverDuckDB(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
-	rows, err := conn.QueryContext(context.Background(),
+	conn := standIn(t)
+	rows, err := conn.raw.QueryContext(context.Background(),
 		`SELECT DISTINCT function_name, function_type, schema_name FROM duckdb_functions() WHERE schema_name IN ('main', 'pg_catalog') AND database_name = 'system'`)
 	if err != nil {
 		t.Fatal(err)
@@ -527,7 +515,7 @@ func TestFunctionListsCoverDuckDB(t *testing.T) {
 
 // TestAllowedFunctionsPass calls every allowed named function once: the guard must not refuse any.
 func TestAllowedFunctionsPass(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	identifier := regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 	for name := range allowedFunctions {
@@ -550,7 +538,7 @@ func TestAllowedFunctionsPass(t *testing.T) {
 }
 
 func TestDeniedFunctionsAreRefused(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	for name := range reviewedDeniedFunctions {
 		if p.Macros[name] {
@@ -599,7 +587,7 @@ func TestQuoteNonFinite(t *testing.T) {
 // A query of exactly schema.MaxQueryChars characters is accepted however many bytes they take, as the
 // tools' input schema (maxLength) accepts it.
 func TestCheckLengthInCharacters(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	p := ForDataset(schema.Events)
 	for _, fill := range []string{"x", "あ", "\U0001F600"} {
 		sqlText := "SELECT '" + strings.Repeat(fill, schema.MaxQueryChars-9) + "'"

@@ -2,13 +2,19 @@ package guard
 
 // Statements built from parts of an accepted query, for the hints of an empty result: the rows of its
 // FROM that match some of its WHERE clause's AND parts are counted. The parts are the query's own AST,
-// turned back into SQL by DuckDB (json_deserialize_sql), so nothing is spliced into text.
+// turned back into SQL by DuckDB (json_deserialize_sql), so nothing is spliced into text. DuckDB's text
+// is the agent's own in another order, and it does not always quote what it writes back (a star's
+// relation name comes back bare), so it is never run as it is: it goes through Check like any query
+// of the agent's, under the same policy, and runs as the checked statement that Check returns.
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 )
+
+// maxTruthGroups is the row cap of Truths' statement: every combination of true, false and NULL of
+// the most parts a hint counts (query/hint_conflict.go reads at most 8).
+const maxTruthGroups = 6561
 
 // AndParts are the AND parts of the SELECT's WHERE clause (one part when it is no AND; none without
 // a WHERE clause).
@@ -34,31 +40,53 @@ func (s Select) AndParts() []Expr {
 // clause's parts.
 type Counter struct {
 	ctx      context.Context
-	conn     *sql.Conn
+	conn     *Conn
+	policy   Policy // the query's: each statement is checked under it
 	sel      astObj // the query's SELECT
 	where    astObj // its WHERE clause, whose shape an AND of some parts copies
 	template astObj // SELECT count(*), parsed
 }
 
-// NewCounter parses the template it builds on; ok is false when DuckDB cannot.
-func NewCounter(ctx context.Context, conn *sql.Conn, s Select) (*Counter, bool) {
+// NewCounter parses the template it builds on; ok is false when DuckDB cannot. p is the policy the
+// query was accepted under.
+func NewCounter(ctx context.Context, conn *Conn, s Select, p Policy) (*Counter, bool) {
 	node, ok := parsedCountTemplate(ctx, conn)
 	if !ok {
 		return nil, false
 	}
-	return &Counter{ctx: ctx, conn: conn, sel: s.o, where: s.Where().o, template: node}, true
+	return &Counter{ctx: ctx, conn: conn, policy: p, sel: s.o, where: s.Where().o, template: node}, true
 }
 
-// Count is SELECT count(*) over the query's FROM (and its CTEs) where all the parts hold.
-func (c *Counter) Count(parts []Expr) (string, bool) {
-	return c.statement(c.sel["from_table"], c.and(parts), c.sel["cte_map"])
+// Count is the checked statement of SELECT count(*) over the query's FROM (and its CTEs) where all the
+// parts hold; ok is false when DuckDB cannot write it or the guard refuses what it wrote.
+func (c *Counter) Count(parts []Expr) (*Checked, bool) {
+	text, ok := c.statement(c.sel["from_table"], c.and(parts), c.sel["cte_map"])
+	if !ok {
+		return nil, false
+	}
+	return c.check(text, 1)
+}
+
+// check is Check of a statement DuckDB wrote back from the query's parts.
+func (c *Counter) check(text string, rowCap int) (*Checked, bool) {
+	checked, err := Check(c.ctx, c.conn, text, c.policy, rowCap)
+	return checked, err == nil
 }
 
 // Condition is one part as SQL, without the parentheses around it.
 func (c *Counter) Condition(part Expr) (string, bool) {
 	text, ok := c.statement(nil, part.o, nil)
+	if !ok {
+		return "", false
+	}
+	return conditionText(text)
+}
+
+// conditionText is the condition of "SELECT count_star() WHERE <condition>", as DuckDB writes a part
+// back, without the parentheses around it. The text is only shown, never run.
+func conditionText(text string) (string, bool) {
 	const prefix = "SELECT count_star() WHERE "
-	if !ok || !strings.HasPrefix(text, prefix) {
+	if !strings.HasPrefix(text, prefix) {
 		return "", false
 	}
 	text = strings.TrimSpace(strings.TrimPrefix(text, prefix))
@@ -74,11 +102,11 @@ func (c *Counter) statement(from, where, cte any) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	var text string
-	if err := c.conn.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", doc).Scan(&text); err != nil {
+	out, ok := c.deserialize([]string{doc})
+	if !ok {
 		return "", false
 	}
-	return text, true
+	return out[0], true
 }
 
 // and is the AND of parts, in the shape of the query's own WHERE.

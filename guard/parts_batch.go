@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"strings"
 	"sync"
 )
 
@@ -13,13 +12,13 @@ import (
 // once: one statement whose groups give the count of any set of parts in one pass over the query's
 // FROM, and every part's text, turned back into SQL in one call.
 
-// Truths is SELECT <part 1>, <part 2>, ..., count(*) over the query's FROM (and its CTEs) GROUP BY
-// ALL: the rows where all the parts of a set hold are those of the groups where each is true, as a
-// WHERE clause keeps them. texts are the parts as Condition gives them.
-func (c *Counter) Truths(parts []Expr) (count string, texts []string, ok bool) {
+// Truths is the checked statement of SELECT <part 1>, <part 2>, ..., count(*) over the query's FROM
+// (and its CTEs) GROUP BY ALL: the rows where all the parts of a set hold are those of the groups
+// where each is true, as a WHERE clause keeps them. texts are the parts as Condition gives them.
+func (c *Counter) Truths(parts []Expr) (count *Checked, texts []string, ok bool) {
 	list, _ := c.template["select_list"].([]any)
-	if len(list) != 1 || len(parts) == 0 {
-		return "", nil, false
+	if len(list) != 1 || len(parts) == 0 || len(parts) > 8 {
+		return nil, nil, false
 	}
 	selectList := make([]any, 0, len(parts)+1)
 	for _, p := range parts {
@@ -28,33 +27,28 @@ func (c *Counter) Truths(parts []Expr) (count string, texts []string, ok bool) {
 	selectList = append(selectList, list[0])
 	doc, err := c.document(c.sel["from_table"], nil, c.sel["cte_map"], selectList)
 	if err != nil {
-		return "", nil, false
+		return nil, nil, false
 	}
 	docs := []string{doc}
 	for _, p := range parts {
 		doc, err := c.document(nil, p.o, nil, nil)
 		if err != nil {
-			return "", nil, false
+			return nil, nil, false
 		}
 		docs = append(docs, doc)
 	}
 	out, ok := c.deserialize(docs)
 	if !ok {
-		return "", nil, false
+		return nil, nil, false
 	}
-	const prefix = "SELECT count_star() WHERE "
 	texts = make([]string, len(parts))
 	for i, text := range out[1:] {
-		if !strings.HasPrefix(text, prefix) {
-			return "", nil, false
+		if texts[i], ok = conditionText(text); !ok {
+			return nil, nil, false
 		}
-		text = strings.TrimSpace(strings.TrimPrefix(text, prefix))
-		if strings.HasPrefix(text, "(") && strings.HasSuffix(text, ")") && balanced(text[1:len(text)-1]) {
-			text = text[1 : len(text)-1]
-		}
-		texts[i] = text
 	}
-	return out[0], texts, true
+	count, ok = c.check(out[0], maxTruthGroups)
+	return count, texts, ok
 }
 
 // document is the template with the given FROM, WHERE and CTEs, as json_deserialize_sql reads it;
@@ -82,10 +76,8 @@ func (c *Counter) document(from, where, cte any, selectList []any) (string, erro
 
 // deserialize turns documents back into SQL in one statement.
 func (c *Counter) deserialize(docs []string) ([]string, bool) {
-	calls := make([]string, len(docs))
 	args := make([]any, len(docs))
 	for i, d := range docs {
-		calls[i] = "json_deserialize_sql(CAST(? AS JSON))"
 		args[i] = d
 	}
 	out := make([]sql.NullString, len(docs))
@@ -93,7 +85,7 @@ func (c *Counter) deserialize(docs []string) ([]string, bool) {
 	for i := range out {
 		ptrs[i] = &out[i]
 	}
-	if err := c.conn.QueryRowContext(c.ctx, "SELECT "+strings.Join(calls, ", "), args...).Scan(ptrs...); err != nil {
+	if err := c.conn.QueryRow(c.ctx, deserializeCalls(len(docs)), args...).Scan(ptrs...); err != nil {
 		return nil, false
 	}
 	texts := make([]string, len(out))
@@ -113,7 +105,16 @@ var countTemplate struct {
 	node astObj
 }
 
-func parsedCountTemplate(ctx context.Context, conn *sql.Conn) (astObj, bool) {
+// deserializeCalls is SELECT json_deserialize_sql(?), ... with n calls, each of a bound document.
+func deserializeCalls(n int) SQL {
+	calls := make([]SQL, n)
+	for i := range calls {
+		calls[i] = Const("system.main.json_deserialize_sql(CAST(? AS JSON))")
+	}
+	return Format("SELECT %s", Join(calls, ", "))
+}
+
+func parsedCountTemplate(ctx context.Context, conn *Conn) (astObj, bool) {
 	countTemplate.mu.Lock()
 	defer countTemplate.mu.Unlock()
 	if countTemplate.node != nil {

@@ -13,17 +13,9 @@ import (
 
 // serialize runs json_serialize_sql on text: on a build's connection with the statement it keeps
 // prepared (preparing it is a parse and a bind of its own), on anything else as a plain query.
-func serialize(ctx context.Context, conn querier, text string) (sql.NullString, error) {
+func serialize(ctx context.Context, conn *Conn, text string) (sql.NullString, error) {
 	var out sql.NullString
-	plain := func() (sql.NullString, error) {
-		err := conn.QueryRowContext(ctx, serializeSQL, text).Scan(&out)
-		return out, err
-	}
-	c, ok := conn.(*sql.Conn)
-	if !ok {
-		return plain()
-	}
-	execErr, readErr := prepared.Query(ctx, c, serializeSQL, []any{text}, func(rows driver.Rows) error {
+	execErr, readErr := conn.Prepared(ctx, Const(serializeSQL), []any{text}, func(rows driver.Rows) error {
 		dest := make([]driver.Value, 1)
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -41,7 +33,8 @@ func serialize(ctx context.Context, conn querier, text string) (sql.NullString, 
 		return nil
 	})
 	if errors.Is(execErr, prepared.ErrNotPreparer) {
-		return plain()
+		err := conn.QueryRow(ctx, Const(serializeSQL), text).Scan(&out)
+		return out, err
 	}
 	return out, errors.Join(execErr, readErr)
 }

@@ -3,12 +3,10 @@ package guard
 import (
 	"context"
 	"testing"
-
-	"github.com/azabudai/ctool/guard/guardtest"
 )
 
 func TestEmptyMeansNoMatch(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	for _, tc := range []struct {
 		sql  string
 		want bool

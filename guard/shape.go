@@ -8,7 +8,6 @@ package guard
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"strconv"
 	"strings"
@@ -137,7 +136,7 @@ var literalOperators = nameSet(
 //   - the running statement is SELECT * FROM (<the shape's tree>) LIMIT rowCap+1, nothing else.
 //
 // A *Rejection says why the shape cannot be used; any other error is DuckDB's or the context's.
-func CheckShape(ctx context.Context, conn *sql.Conn, original string, s Shaped, p Policy, rowCap int) (*Checked, error) {
+func CheckShape(ctx context.Context, conn *Conn, original string, s Shaped, p Policy, rowCap int) (*Checked, error) {
 	if conn == nil {
 		return nil, errors.New("guard: CheckShape needs a connection")
 	}
@@ -173,7 +172,16 @@ func CheckShape(ctx context.Context, conn *sql.Conn, original string, s Shaped, 
 	if !isShapeRun(run, shape, rowCap) {
 		return nil, &Rejection{Refused: "shape", Reason: "the running statement is not the shape under the row cap"}
 	}
-	return &Checked{SQL: runText, Args: s.Args()}, nil
+	return &Checked{run: SQL{runText}, args: s.Args(), shape: s.Text}, nil
+}
+
+// ForShape is the statement of a shape CheckShape proved, with the literals of s, a query of the same
+// shape, as its arguments; ok is false for a statement of no shape or of another one.
+func (c *Checked) ForShape(s Shaped) (*Checked, bool) {
+	if c == nil || c.shape == "" || c.shape != s.Text {
+		return nil, false
+	}
+	return &Checked{run: c.run, args: s.Args(), shape: c.shape}, true
 }
 
 // Args are the literals as the arguments of the statement that runs the shape.

@@ -70,7 +70,7 @@ func FuzzShape(f *testing.F) {
 }
 
 func TestCheckShape(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	ctx := context.Background()
 	p := ForDataset(schema.Stores)
 	for _, tc := range []struct {
@@ -110,14 +110,14 @@ func TestCheckShape(t *testing.T) {
 			t.Errorf("CheckShape(%q): %v", tc.query, err)
 			continue
 		}
-		if want := shapeRunSQL(s.Text, 10); c.SQL != want || len(c.Args) != len(s.Literals) {
+		if want := shapeRunSQL(s.Text, 10); c.run.text != want || len(c.args) != len(s.Literals) {
 			t.Errorf("CheckShape(%q) = %#v, want %q with the literals", tc.query, c, want)
 		}
 		_, want, err := rowsOf(ctx, conn, tc.query)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, got, err := rowsOf(ctx, conn, c.SQL, c.Args...)
+		_, got, err := rowsOf(ctx, conn, c.run.text, c.args...)
 		if err != nil {
 			t.Errorf("running the shape of %q: %v", tc.query, err)
 		}
@@ -130,7 +130,7 @@ func TestCheckShape(t *testing.T) {
 // TestCheckShapeRefusesHostile: no query of the hostile corpus gets a shape's statement, whatever
 // its literals.
 func TestCheckShapeRefusesHostile(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	shaped := 0
 	for _, tc := range guardtest.Hostile("/tmp/ctool-out", testProfiles) {
 		s, ok := Shape(tc.SQL)
@@ -150,7 +150,7 @@ func TestCheckShapeRefusesHostile(t *testing.T) {
 // TestShapeRunStatementIsExact: a shape whose running statement would read as something else than
 // the shape under the cap is refused, even when the guard accepts what it reads.
 func TestShapeRunStatementIsExact(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := standIn(t)
 	ctx := context.Background()
 	shape, err := parse(ctx, conn, "SELECT store_name FROM stores WHERE category = ?")
 	if err != nil {

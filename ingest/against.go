@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -44,39 +44,55 @@ func readBuild(ctx context.Context, path string) (_ *snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
+	snap := newSnapshot()
+	// One connection to each file for the whole comparison: the keys are fetched on it later.
+	main, err := b.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conns := []*guard.Conn{main}
+	closeAll := func() {
+		for _, c := range conns {
+			c.Close()
+		}
+		b.Close()
+	}
 	defer func() {
 		if err != nil {
-			b.Close()
+			closeAll()
 		}
 	}()
-	snap := newSnapshot()
-	dbs := map[*table]*sql.DB{}
+	byTable := map[*table]*guard.Conn{}
 	for _, d := range schema.All() {
-		db := b.DB()
+		conn := main
 		if d.Private {
 			f, err := b.Profiles(ctx)
 			if err != nil {
 				return nil, err
 			}
-			db = f.DB()
+			if conn, err = f.Conn(ctx); err != nil {
+				return nil, err
+			}
+			conns = append(conns, conn)
 		}
 		t := snap.table(d)
-		dbs[t] = db
-		if err := readTable(ctx, db, t); err != nil {
+		byTable[t] = conn
+		if err := readTable(ctx, conn, t); err != nil {
 			return nil, fmt.Errorf("--against %s: read %s: %w", path, d.Table, err)
 		}
 	}
 	snap.keysOf = func(t *table, rows []int32) ([][]string, error) {
-		return fetchKeys(ctx, dbs[t], t, rows)
+		return fetchKeys(ctx, byTable[t], t, rows)
 	}
-	snap.close = func() { b.Close() }
+	snap.close = closeAll
 	return snap, nil
 }
 
 // readTable reads a table's rows as hashes that DuckDB computes: rowid, the key's hash, then a hash per
 // column, in the table's order (a SELECT without ORDER BY keeps the order rows were inserted in).
-func readTable(ctx context.Context, db *sql.DB, t *table) error {
-	rows, err := db.QueryContext(ctx, "SELECT * FROM "+database.QuoteIdent(t.d.Table)+" LIMIT 0")
+func readTable(ctx context.Context, conn *guard.Conn, t *table) error {
+	table := guard.MustIdent(t.d.Table)
+	rows, err := conn.Query(ctx, guard.Format("SELECT * FROM %s LIMIT 0", table))
 	if err != nil {
 		return err
 	}
@@ -86,32 +102,33 @@ func readTable(ctx context.Context, db *sql.DB, t *table) error {
 		return err
 	}
 	t.columns(names)
-	const low64 = " & 18446744073709551615::UHUGEINT AS UBIGINT)"
-	text := func(col string) string { return "coalesce(CAST(" + database.QuoteIdent(col) + " AS VARCHAR), '')" }
-	var key []string
+	hash := func(text guard.SQL) guard.SQL {
+		return guard.Format("CAST(md5_number(%s) & 18446744073709551615::UHUGEINT AS UBIGINT)", text)
+	}
+	var key []guard.SQL
 	if t.fileKey {
-		key = append(key, text("source_file"))
+		key = append(key, guard.Const(`coalesce(CAST("source_file" AS VARCHAR), '')`))
 	}
 	for _, k := range t.d.Key {
-		key = append(key, text(k))
+		key = append(key, asText(guard.MustIdent(k)))
 	}
-	list := []string{"rowid", "CAST(md5_number(concat_ws(chr(31), " + strings.Join(key, ", ") + "))" + low64}
+	list := []guard.SQL{guard.Const("rowid"), hash(guard.Format("concat_ws(chr(31), %s)", guard.Join(key, ", ")))}
 	var hashed []int // the schema columns DuckDB hashes; the others stay 0
 	for j, c := range t.d.Columns {
 		// A key column is equal in rows whose keys match: it is not hashed (0 on both sides).
 		if t.present[j] && !slices.Contains(t.keyCols, j) {
-			list = append(list, "CAST(md5_number("+text(c.Name)+")"+low64)
+			list = append(list, hash(asText(guard.MustIdent(c.Name))))
 			hashed = append(hashed, j)
 		}
 	}
 	var count int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+database.QuoteIdent(t.d.Table)).Scan(&count); err != nil {
+	if err := conn.QueryRow(ctx, guard.Format("SELECT count(*) FROM %s", table)).Scan(&count); err != nil {
 		return err
 	}
 	t.keyHash = make([]uint64, 0, count)
 	t.rowid = make([]int64, 0, count)
 	t.hashes = make([]uint64, 0, count*len(t.d.Columns))
-	rows, err = db.QueryContext(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+database.QuoteIdent(t.d.Table))
+	rows, err = conn.Query(ctx, guard.Format("SELECT %s FROM %s", guard.Join(list, ", "), table))
 	if err != nil {
 		return err
 	}
@@ -149,20 +166,19 @@ func readTable(ctx context.Context, db *sql.DB, t *table) error {
 }
 
 // fetchKeys reads the key values of a few rows of a table read from a database.
-func fetchKeys(ctx context.Context, db *sql.DB, t *table, rows []int32) ([][]string, error) {
+func fetchKeys(ctx context.Context, conn *guard.Conn, t *table, rows []int32) ([][]string, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	var ids []string
-	for _, r := range rows {
-		ids = append(ids, strconv.FormatInt(t.rowid[r], 10))
+	ids := make([]guard.SQL, len(rows))
+	for i, r := range rows {
+		ids[i] = guard.Int(int(t.rowid[r]))
 	}
-	var cols []string
+	var cols []guard.SQL
 	for _, k := range t.d.Key {
-		cols = append(cols, "coalesce(CAST("+database.QuoteIdent(k)+" AS VARCHAR), '')")
+		cols = append(cols, asText(guard.MustIdent(k)))
 	}
-	res, err := db.QueryContext(ctx, "SELECT rowid, "+strings.Join(cols, ", ")+" FROM "+database.QuoteIdent(t.d.Table)+
-		" WHERE rowid IN ("+strings.Join(ids, ", ")+")")
+	res, err := conn.Query(ctx, guard.Format("SELECT rowid, %s FROM %s WHERE rowid IN (%s)", guard.Join(cols, ", "), guard.MustIdent(t.d.Table), guard.Join(ids, ", ")))
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +205,9 @@ func fetchKeys(ctx context.Context, db *sql.DB, t *table, rows []int32) ([][]str
 	}
 	return out, nil
 }
+
+// asText is a column's value as text, ” for NULL.
+func asText(col guard.SQL) guard.SQL { return guard.Format("coalesce(CAST(%s AS VARCHAR), '')", col) }
 
 // keyValues are the key values of rows, numbered when a key repeats.
 func (s *snapshot) keyValues(t *table, rows []int32) [][]string {

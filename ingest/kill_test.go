@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 )
@@ -74,12 +75,12 @@ func readBuild(t *testing.T, dbPath string) buildState {
 	info := main.Build
 	st.id, st.buildTime = info[database.BuildID], info[database.BuildTime]
 	st.profilesFile = filepath.Join(filepath.Dir(dbPath), info[database.BuildProfiles])
-	st.products = queryInt(t, main.DB(), `SELECT count(*) FROM products`)
+	st.products = countOf(t, main.File, guard.Const(`SELECT count(*) FROM products`))
 	profiles, err := main.Profiles(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.profiles = queryInt(t, profiles.DB(), `SELECT count(*) FROM profiles`)
+	st.profiles = countOf(t, profiles, guard.Const(`SELECT count(*) FROM profiles`))
 	st.profilesBuildID = profiles.Build[database.BuildID]
 	if st.profilesBuildID != st.id {
 		t.Errorf("the main file is build %s but its profiles file %s is build %s", st.id, st.profilesFile, st.profilesBuildID)

@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/schema"
+	_ "github.com/duckdb/duckdb-go/v2"
 )
 
 // copyInput copies the CSV files of dir into a new directory, passing each file's text through edit.
@@ -28,14 +30,31 @@ func copyInput(tb testing.TB, dir string, edit func(name, text string) string) s
 	return out
 }
 
+// openMain opens a built main file read-only with the driver alone, for tests that look at what
+// ingest wrote with SQL of their own.
 func openMain(tb testing.TB, path string) *sql.DB {
 	tb.Helper()
-	b, err := database.Open(context.Background(), path)
+	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { b.Close() })
-	return b.DB()
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// countOf is the count a reader gets from one of a build's files, on a call's connection.
+func countOf(tb testing.TB, f *database.File, query guard.SQL) int64 {
+	tb.Helper()
+	conn, err := f.Conn(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer conn.Close()
+	var n int64
+	if err := conn.QueryRow(context.Background(), query).Scan(&n); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	return n
 }
 
 func queryInt(tb testing.TB, db *sql.DB, query string) int64 {

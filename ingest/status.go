@@ -15,6 +15,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/migrations"
 )
 
@@ -63,7 +64,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 		return nil, err
 	}
 	defer b.Close()
-	info, db := b.Build, b.DB()
+	info := b.Build
 	st := &Status{DB: dbPath, BuiltAt: info[database.BuildTime], ProfilesFile: info[database.BuildProfiles], Rows: map[string]int64{}}
 	st.SchemaVersion, _ = strconv.Atoi(info[database.BuildSchema])
 	if st.LatestSchema, err = migrations.Latest(migrations.Main); err != nil {
@@ -77,7 +78,12 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`)
+	conn, err := b.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	rows, err := conn.Query(ctx, guard.Const(`SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`))
 	if err != nil {
 		// A build without its sources record is no usable database, as one without its build record.
 		return nil, &ctool.Error{Kind: ctool.KindNoDatabase, Hint: database.NoDatabaseHint, Err: fmt.Errorf("%w: %w", database.ErrNoDatabase, err),

@@ -13,7 +13,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/database/prepared"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -143,7 +143,7 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 	defer conn.Close()
 	var found []Profile
 	// Kept prepared on the connection: a lookup pays for running the statement, not for parsing it.
-	execErr, readErr := prepared.Query(ctx, conn, findSQL, []any{f.Source, id}, func(rows driver.Rows) error {
+	execErr, readErr := conn.Prepared(ctx, guard.Const(findSQL), []any{f.Source, id}, func(rows driver.Rows) error {
 		vals := make([]driver.Value, 8)
 		for {
 			if err := rows.Next(vals); err == io.EOF {
@@ -170,7 +170,7 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 	case 0:
 		var ingested bool
 		// On the connection already held: the pool may have no other to give while it is.
-		if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`, f.Source).Scan(&ingested); err == nil && !ingested {
+		if err := conn.QueryRow(ctx, guard.Const(`SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`), f.Source).Scan(&ingested); err == nil && !ingested {
 			return nil, ctool.Errorf(ctool.KindUsage, "no profiles were ingested from %s (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory", f.Source)
 		}
 		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}

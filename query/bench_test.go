@@ -3,6 +3,7 @@ package query_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -21,9 +22,10 @@ import (
 // queries of bench/peer (a literal varies per call, as there), with DuckDB on one thread as in a query
 // worker of ctool mcp:
 //
-//   - sql: the SQL alone on a warm connection, no guard, no row cap (the floor);
+//   - sql: the SQL alone on a warm connection of the file opened by the driver alone, no guard, no
+//     lock-down, no row cap (the floor);
 //
-//   - wrapped: the statement the engine runs, SELECT * FROM query(?) LIMIT 11;
+//   - wrapped: the statement the engine runs, SELECT * FROM query(?) LIMIT 11, on that connection;
 //
 //   - check: guard.Check (json_serialize_sql, decoding, the walk);
 //
@@ -40,9 +42,21 @@ import (
 func BenchmarkCallCost(b *testing.B) {
 	ctx := context.Background()
 	// One DuckDB thread, as in ctool mcp's query workers.
-	live := database.NewLive(ingesttest.Build(b, ingesttest.SampleInput(b)), database.WithThreads(1))
+	path := ingesttest.Build(b, ingesttest.SampleInput(b))
+	// As in a query worker of ctool mcp: one thread, each call's connection made ready after the last.
+	live := database.NewLive(path, database.WithThreads(1), database.WithPrewarm())
 	defer live.Close()
 	engine := query.NewEngine(live)
+	plain, err := sql.Open("duckdb", path+"?access_mode=read_only&threads=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer plain.Close()
+	raw, err := plain.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
 	build, release, err := live.Acquire(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -68,7 +82,7 @@ func BenchmarkCallCost(b *testing.B) {
 		b.Run(q.name+"/sql", func(b *testing.B) {
 			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
-				rows, err := conn.QueryContext(ctx, next())
+				rows, err := raw.QueryContext(ctx, next())
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -80,7 +94,7 @@ func BenchmarkCallCost(b *testing.B) {
 		b.Run(q.name+"/wrapped", func(b *testing.B) {
 			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
-				rows, err := conn.QueryContext(ctx, "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11", next())
+				rows, err := raw.QueryContext(ctx, "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 11", next())
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -4,7 +4,6 @@ package query
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,7 +89,7 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 }
 
 func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
-	err = e.onBuild(ctx, func(build string, conn *sql.Conn) error {
+	err = e.onBuild(ctx, func(build string, conn *guard.Conn) error {
 		shaped, hasShape := guard.Shape(sqlText)
 		key := shapeKey{build: build, dataset: d.Name, shape: shaped.Text}
 		if hasShape {
@@ -114,14 +113,14 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			return err
 		})
 		if execErr != nil {
-			return explainError(failure(ctx, withoutExcerpt(execErr, checked.SQL)), sqlText)
+			return explainError(failure(ctx, withoutExcerpt(execErr, checked.Text())), sqlText)
 		}
 		if err != nil {
 			return err
 		}
 		cache := e.hints.of(build)
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, cache, checked.Statement(), sqlText) // the rows are closed: the probes use the same connection
+			res.Hint = explainEmpty(ctx, conn, cache, checked.Statement(), sqlText, policy) // the rows are closed: the probes use the same connection
 		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res)
 		}
@@ -132,9 +131,9 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 	return res, err
 }
 
-// onBuild runs f on a connection of the current build, which stays open until f returns, telling f
-// the build's id.
-func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *sql.Conn) error) error {
+// onBuild runs f on a connection of the current build, which is f's alone and ends with it (it serves
+// one call: database.File.Conn), telling f the build's id.
+func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *guard.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
 		return failure(ctx, err)

@@ -3,11 +3,10 @@ package query
 import (
 	"context"
 	"database/sql"
-	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 )
 
 // What the hints of an empty answer read of a build's data (a column's values, a date column's
@@ -77,15 +76,15 @@ func (b *buildHints) room(n int) bool {
 	return true
 }
 
-// values is strings1 for a statement whose answer depends on the build's data alone (no clock, no
+// values is stringsOf for a statement whose answer depends on the build's data alone (no clock, no
 // randomness), answered from the cache once read.
-func (b *buildHints) values(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]string, error) {
+func (b *buildHints) values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
 	if b == nil {
-		return strings1(ctx, conn, q, args...)
+		return stringsOf(ctx, conn, q, args...)
 	}
 	key, ok := answerKey(q, args)
 	if !ok {
-		return strings1(ctx, conn, q, args...)
+		return stringsOf(ctx, conn, q, args...)
 	}
 	if row, ok := b.answer(key); ok {
 		out := make([]string, len(row))
@@ -94,7 +93,7 @@ func (b *buildHints) values(ctx context.Context, conn *sql.Conn, q string, args 
 		}
 		return out, nil
 	}
-	out, err := strings1(ctx, conn, q, args...)
+	out, err := stringsOf(ctx, conn, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +107,9 @@ func (b *buildHints) values(ctx context.Context, conn *sql.Conn, q string, args 
 
 // row reads the one row of a statement whose answer depends on the build's data alone, n columns
 // read as text, from the cache once read.
-func (b *buildHints) row(ctx context.Context, conn *sql.Conn, q string, n int) ([]sql.NullString, error) {
+func (b *buildHints) row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
 	if b != nil {
-		if row, ok := b.answer(q); ok && len(row) == n {
+		if row, ok := b.answer(q.String()); ok && len(row) == n {
 			return row, nil
 		}
 	}
@@ -119,11 +118,11 @@ func (b *buildHints) row(ctx context.Context, conn *sql.Conn, q string, n int) (
 	for i := range row {
 		ptrs[i] = &row[i]
 	}
-	if err := conn.QueryRowContext(ctx, q).Scan(ptrs...); err != nil {
+	if err := conn.QueryRow(ctx, q).Scan(ptrs...); err != nil {
 		return nil, err
 	}
 	if b != nil {
-		b.keep(q, row)
+		b.keep(q.String(), row)
 	}
 	return row, nil
 }
@@ -157,9 +156,9 @@ func (b *buildHints) keep(key string, row []sql.NullString) {
 }
 
 // answerKey is a statement's text and its text arguments; ok is false for other arguments.
-func answerKey(q string, args []any) (string, bool) {
+func answerKey(q guard.SQL, args []any) (string, bool) {
 	var k strings.Builder
-	k.WriteString(q)
+	k.WriteString(q.String())
 	for _, a := range args {
 		s, ok := a.(string)
 		if !ok {
@@ -197,7 +196,7 @@ func (t *textColumns) count(words []string) []int64 {
 
 // textsOf returns the text columns cols of table, reading them on first use; nil when they do not fit
 // the cache (or could not be read), and the caller asks DuckDB.
-func (b *buildHints) textsOf(ctx context.Context, conn *sql.Conn, table string, cols []string) *textColumns {
+func (b *buildHints) textsOf(ctx context.Context, conn *guard.Conn, table string, cols []string) *textColumns {
 	if b == nil {
 		return nil
 	}
@@ -227,14 +226,14 @@ func (b *buildHints) textsOf(ctx context.Context, conn *sql.Conn, table string, 
 
 // readTexts reads the distinct lower-cased values of the columns, with their counts, in one statement;
 // nil when they hold more than limit bytes.
-func readTexts(ctx context.Context, conn *sql.Conn, table string, cols []string, limit int) (*textColumns, int, error) {
-	var parts []string
+func readTexts(ctx context.Context, conn *guard.Conn, table string, cols []string, limit int) (*textColumns, int, error) {
+	var parts []guard.SQL
 	for i, col := range cols {
-		c := database.QuoteIdent(col)
-		parts = append(parts, "SELECT "+strconv.Itoa(i)+" AS i, lower("+c+") AS v, count(*) AS n FROM "+database.QuoteIdent(table)+
-			" WHERE "+c+" IS NOT NULL GROUP BY ALL")
+		c := guard.MustIdent(col)
+		parts = append(parts, guard.Format("SELECT %s AS i, lower(%s) AS v, count(*) AS n FROM %s WHERE %s IS NOT NULL GROUP BY ALL",
+			guard.Int(i), c, guard.MustIdent(table), c))
 	}
-	rows, err := conn.QueryContext(ctx, strings.Join(parts, " UNION ALL "))
+	rows, err := conn.Query(ctx, guard.Join(parts, " UNION ALL "))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/schema"
 )
 
 // sampleConn is a connection of a build of the sample data.
-func sampleConn(t *testing.T) *sql.Conn {
+func sampleConn(t *testing.T) *guard.Conn {
 	t.Helper()
 	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
 	t.Cleanup(live.Close)

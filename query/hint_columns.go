@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -26,11 +25,17 @@ type probeColumn struct {
 }
 
 // expr is the column in SQL, inside the query's lower(), upper() or trim().
-func (c probeColumn) expr() string {
-	if c.wrap != "" {
-		return c.wrap + "(" + database.QuoteIdent(c.name) + ")"
+func (c probeColumn) expr() guard.SQL {
+	col := guard.MustIdent(c.name)
+	switch c.wrap {
+	case "lower", "lcase":
+		return guard.Format("lower(%s)", col)
+	case "upper", "ucase":
+		return guard.Format("upper(%s)", col)
+	case "trim":
+		return guard.Format("trim(%s)", col)
 	}
-	return database.QuoteIdent(c.name)
+	return col
 }
 
 // shown is the column as the hint names it.

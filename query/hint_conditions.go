@@ -22,29 +22,33 @@ type condition struct {
 }
 
 // where is the SQL that tests the condition alone; its arguments are the literals.
-func (c condition) where() (string, []any) {
+func (c condition) where() (guard.SQL, []any) {
 	col := c.col.expr()
 	args := make([]any, 0, len(c.literals)+1)
-	marks := make([]string, len(c.literals))
+	marks := make([]guard.SQL, len(c.literals))
 	for i, l := range c.literals {
-		marks[i] = "?"
+		marks[i] = guard.Const("?")
 		args = append(args, l)
 	}
 	switch c.op {
 	case "IN":
-		return col + " IN (" + strings.Join(marks, ", ") + ")", args
-	case "LIKE", "ILIKE", "GLOB":
-		return col + " " + c.op + " ?", args
+		return guard.Format("%s IN (%s)", col, guard.Join(marks, ", ")), args
+	case "LIKE":
+		return guard.Format("%s LIKE ?", col), args
+	case "ILIKE":
+		return guard.Format("%s ILIKE ?", col), args
+	case "GLOB":
+		return guard.Format("%s GLOB ?", col), args
 	case "list_contains":
-		return "list_contains(" + col + ", ?)", args
+		return guard.Format("list_contains(%s, ?)", col), args
 	case "contains":
-		return "contains(" + col + ", ?)", args
+		return guard.Format("contains(%s, ?)", col), args
 	case "list_has_any":
-		return "list_has_any(" + col + ", [" + strings.Join(marks, ", ") + "])", args
+		return guard.Format("list_has_any(%s, [%s])", col, guard.Join(marks, ", ")), args
 	case "json":
-		return "json_extract_string(" + col + ", ?) = ?", append([]any{c.path}, args...)
+		return guard.Format("json_extract_string(%s, ?) = ?", col), append([]any{c.path}, args...)
 	}
-	return col + " = ?", args
+	return guard.Format("%s = ?", col), args
 }
 
 // collectConditions finds the conditions of every SELECT in the statement, each resolved to a public

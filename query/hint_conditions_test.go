@@ -13,7 +13,7 @@ import (
 // TestConditionsFound parses known queries with DuckDB and reads their conditions: if a DuckDB release
 // changes the AST the reader relies on, this fails instead of the empty-result hints going quiet.
 func TestConditionsFound(t *testing.T) {
-	conn := guardtest.OpenStandIn(t)
+	conn := guard.NewConn(guardtest.OpenStandIn(t), nil)
 	tests := []struct {
 		sql  string
 		want string // each condition as "relation.column op: text", joined by " | "

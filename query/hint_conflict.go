@@ -3,7 +3,9 @@ package query
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/azabudai/ctool/guard"
@@ -21,7 +23,7 @@ const maxParts = 8
 
 // conjunctHints explains an empty result by its WHERE clause's AND parts; probed says whether the
 // per-condition probes already explained it.
-func conjunctHints(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt map[string]any, probed bool) []string {
+func conjunctHints(ctx context.Context, conn *guard.Conn, cache *buildHints, stmt map[string]any, policy guard.Policy, probed bool) []string {
 	sel, ok := guard.TopSelect(stmt)
 	parts := sel.AndParts()
 	if !ok || len(parts) == 0 || len(parts) > maxParts {
@@ -31,7 +33,7 @@ func conjunctHints(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt 
 	if len(parts) == 1 && probed && !mayDateHint(parts[0], scope) {
 		return nil // matching rows or not, one part the probes explained has nothing to add
 	}
-	counter, ok := guard.NewCounter(ctx, conn, sel)
+	counter, ok := guard.NewCounter(ctx, conn, sel, policy)
 	if !ok {
 		return nil
 	}
@@ -110,7 +112,7 @@ func conflictSets(n int) [][]int {
 // partRunner counts the rows of the query's FROM that match some of its parts.
 type partRunner struct {
 	ctx     context.Context
-	conn    *sql.Conn
+	conn    *guard.Conn
 	counter *guard.Counter
 	parts   []guard.Expr
 	groups  []truthGroup // from countAll; nil: each count asks DuckDB
@@ -128,28 +130,38 @@ type truthGroup struct {
 // all. When DuckDB cannot run them together (a part that is no boolean, an error in a part that the
 // query's other parts kept away), count and text ask one at a time.
 func (r *partRunner) countAll() {
-	text, texts, ok := r.counter.Truths(r.parts)
+	count, texts, ok := r.counter.Truths(r.parts)
 	if !ok {
 		return
 	}
-	rows, err := r.conn.QueryContext(r.ctx, text)
-	if err != nil {
-		return
-	}
-	defer rows.Close()
 	groups := []truthGroup{}
-	for rows.Next() {
-		g := truthGroup{truth: make([]sql.NullBool, len(r.parts))}
-		ptrs := make([]any, 0, len(r.parts)+1)
-		for i := range g.truth {
-			ptrs = append(ptrs, &g.truth[i])
+	execErr, readErr := r.conn.Run(r.ctx, count, func(rows driver.Rows) error {
+		vals := make([]driver.Value, len(r.parts)+1)
+		for {
+			if err := rows.Next(vals); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			g := truthGroup{truth: make([]sql.NullBool, len(r.parts))}
+			for i := range g.truth {
+				switch v := vals[i].(type) {
+				case bool:
+					g.truth[i] = sql.NullBool{Bool: v, Valid: true}
+				case nil:
+				default:
+					return fmt.Errorf("part %d is %T, not a boolean", i, v)
+				}
+			}
+			n, ok := vals[len(r.parts)].(int64)
+			if !ok {
+				return fmt.Errorf("count is %T", vals[len(r.parts)])
+			}
+			g.n = n
+			groups = append(groups, g)
 		}
-		if err := rows.Scan(append(ptrs, &g.n)...); err != nil {
-			return
-		}
-		groups = append(groups, g)
-	}
-	if rows.Err() != nil {
+	})
+	if execErr != nil || readErr != nil {
 		return
 	}
 	r.groups, r.texts = groups, texts
@@ -175,15 +187,23 @@ func (r *partRunner) count(set ...int) (int64, bool) {
 	for i, k := range set {
 		sub[i] = r.parts[k]
 	}
-	text, ok := r.counter.Count(sub)
+	count, ok := r.counter.Count(sub)
 	if !ok {
 		return 0, false
 	}
 	var n int64
-	if err := r.conn.QueryRowContext(r.ctx, text).Scan(&n); err != nil {
-		return 0, false
-	}
-	return n, true
+	execErr, readErr := r.conn.Run(r.ctx, count, func(rows driver.Rows) error {
+		vals := make([]driver.Value, 1)
+		if err := rows.Next(vals); err != nil {
+			return err
+		}
+		var ok bool
+		if n, ok = vals[0].(int64); !ok {
+			return fmt.Errorf("count is %T", vals[0])
+		}
+		return nil
+	})
+	return n, execErr == nil && readErr == nil
 }
 
 // text is part k as SQL, for the hint.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/schema"
 )
 
 // TestCountAllAsOneAtATime: the counts summed from one grouped statement, and the parts' names read
@@ -24,7 +25,7 @@ func TestCountAllAsOneAtATime(t *testing.T) {
 		}
 		sel, _ := guard.TopSelect(stmt)
 		parts := sel.AndParts()
-		counter, ok := guard.NewCounter(ctx, conn, sel)
+		counter, ok := guard.NewCounter(ctx, conn, sel, guard.ForDataset(schema.Stores))
 		if !ok {
 			t.Fatalf("%s: no counter", q)
 		}

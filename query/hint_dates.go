@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -22,7 +21,7 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *sql.Conn, cache *buildHints, part guard.Expr, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *guard.Conn, cache *buildHints, part guard.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
@@ -33,15 +32,15 @@ func dateHint(ctx context.Context, conn *sql.Conn, cache *buildHints, part guard
 		if x.Op() == guard.OpColumn {
 			if c, ok := resolve(x, scope); ok {
 				key := c.relation + "." + c.name
-				expr := dateExpr(c)
-				if expr != "" {
+				expr, ok := dateExpr(c)
+				if ok {
 					dates = true
 				} else if numeric[c.typ] {
-					expr = database.QuoteIdent(c.name) // a number's range says as much as a date's
+					expr, ok = guard.MustIdent(c.name), true // a number's range says as much as a date's
 				}
-				if expr != "" && !seen[key] && len(ranges) < 4 {
+				if ok && !seen[key] && len(ranges) < 4 {
 					seen[key] = true
-					q := fmt.Sprintf("SELECT CAST(min(%[1]s) AS VARCHAR), CAST(max(%[2]s) AS VARCHAR) FROM %[3]s", expr, dateExprMax(c, expr), database.QuoteIdent(c.relation))
+					q := guard.Format("SELECT CAST(min(%s) AS VARCHAR), CAST(max(%s) AS VARCHAR) FROM %s", expr, dateExprMax(c, expr), guard.MustIdent(c.relation))
 					if r, err := cache.row(ctx, conn, q, 2); err == nil && r[0].Valid && r[1].Valid {
 						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, r[0].String, r[1].String))
 					}
@@ -57,7 +56,7 @@ func dateHint(ctx context.Context, conn *sql.Conn, cache *buildHints, part guard
 		return strings.Join(ranges, "; ")
 	}
 	var today sql.NullString
-	if conn.QueryRowContext(ctx, "SELECT CAST(CAST(tokyo_now() AS DATE) AS VARCHAR)").Scan(&today) == nil && today.Valid {
+	if conn.QueryRow(ctx, guard.Const("SELECT CAST(CAST(tokyo_now() AS DATE) AS VARCHAR)")).Scan(&today) == nil && today.Valid {
 		ranges = append(ranges, "today in Tokyo is "+today.String)
 	}
 	return strings.Join(ranges, "; ")
@@ -72,7 +71,7 @@ func mayDateHint(part guard.Expr, scope []scopeEntry) bool {
 			may = true
 		}
 		if x.Op() == guard.OpColumn {
-			if c, ok := resolve(x, scope); ok && (dateExpr(c) != "" || numeric[c.typ]) {
+			if c, ok := resolve(x, scope); ok && (isDate(c) || numeric[c.typ]) {
 				may = true
 			}
 		}
@@ -84,29 +83,35 @@ func mayDateHint(part guard.Expr, scope []scopeEntry) bool {
 // numeric are the view column types whose range a hint gives.
 var numeric = map[string]bool{"INTEGER": true, "BIGINT": true, "DOUBLE": true, "DECIMAL": true}
 
-// dateExpr is the column as a DATE, for its smallest value; "" when it holds no dates.
-func dateExpr(c probeColumn) string {
-	col := database.QuoteIdent(c.name)
+// isDate reports whether the column holds dates (dateExpr).
+func isDate(c probeColumn) bool {
+	_, ok := dateExpr(c)
+	return ok
+}
+
+// dateExpr is the column as a DATE, for its smallest value; ok is false when it holds no dates.
+func dateExpr(c probeColumn) (expr guard.SQL, ok bool) {
+	col := guard.MustIdent(c.name)
 	switch c.typ {
 	case "DATE":
-		return col
+		return col, true
 	case "TIMESTAMP", "TIMESTAMPTZ":
-		return "CAST(" + col + " AS DATE)"
+		return guard.Format("CAST(%s AS DATE)", col), true
 	}
 	switch c.kind {
 	case schema.DateRange:
-		return "TRY_CAST(split_part(" + col + ", '/', 1) AS DATE)"
+		return guard.Format("TRY_CAST(split_part(%s, '/', 1) AS DATE)", col), true
 	case schema.Timestamp:
-		return "CAST(TRY_CAST(" + col + " AS TIMESTAMP) AS DATE)"
+		return guard.Format("CAST(TRY_CAST(%s AS TIMESTAMP) AS DATE)", col), true
 	}
-	return ""
+	return guard.SQL{}, false
 }
 
 // dateExprMax is the column as a DATE for its largest value: a range's end.
-func dateExprMax(c probeColumn, expr string) string {
+func dateExprMax(c probeColumn, expr guard.SQL) guard.SQL {
 	if c.kind == schema.DateRange {
-		col := database.QuoteIdent(c.name)
-		return "TRY_CAST(coalesce(nullif(split_part(" + col + ", '/', 2), ''), split_part(" + col + ", '/', 1)) AS DATE)"
+		col := guard.MustIdent(c.name)
+		return guard.Format("TRY_CAST(coalesce(nullif(split_part(%s, '/', 2), ''), split_part(%s, '/', 1)) AS DATE)", col, col)
 	}
 	return expr
 }

@@ -2,11 +2,11 @@ package query
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/textout"
 )
 
@@ -16,12 +16,12 @@ import (
 
 // unknownHoursNote is the note for a query that reads store_hours while stores of unknown hours exist,
 // "" otherwise. The text test only decides whether to count: it is no boundary.
-func unknownHoursNote(ctx context.Context, conn *sql.Conn, cache *buildHints, sqlText string) string {
+func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *buildHints, sqlText string) string {
 	lower := strings.ToLower(sqlText)
 	if !strings.Contains(lower, "store_hours") && !strings.Contains(lower, "is_open") {
 		return ""
 	}
-	row, err := cache.row(ctx, conn, "SELECT count(*) FROM stores_typed WHERE NOT hours_known", 1)
+	row, err := cache.row(ctx, conn, guard.Const("SELECT count(*) FROM stores_typed WHERE NOT hours_known"), 1)
 	if err != nil {
 		return "" // a build from before hours_known
 	}

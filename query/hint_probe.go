@@ -3,12 +3,10 @@ package query
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -19,7 +17,7 @@ import (
 // explainEmpty says why a query found no rows: each condition on a public column that matches no row
 // by itself, and what that column holds instead. stmt is the guard's reading of sqlText, or nil to
 // parse it here. It returns "" when it finds nothing to say, or when the context ends first.
-func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt map[string]any, sqlText string) string {
+func explainEmpty(ctx context.Context, conn *guard.Conn, cache *buildHints, stmt map[string]any, sqlText string, policy guard.Policy) string {
 	if stmt == nil {
 		var err error
 		if stmt, err = guard.Parse(ctx, conn, sqlText); err != nil { // the guard's own parse: the same reading it accepted
@@ -38,7 +36,7 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt m
 		}
 	}
 	if ctx.Err() == nil {
-		hints = append(hints, conjunctHints(ctx, conn, cache, stmt, len(hints) > 0)...)
+		hints = append(hints, conjunctHints(ctx, conn, cache, stmt, policy, len(hints) > 0)...)
 	}
 	return strings.Join(hints, "; ")
 }
@@ -47,15 +45,15 @@ func explainEmpty(ctx context.Context, conn *sql.Conn, cache *buildHints, stmt m
 // rest in one statement (a condition is a column compared with constants: its answer depends on the
 // build's data alone). An entry is nil when DuckDB could not answer it with the others (an error in
 // one of them): probe then asks it alone.
-func matchAlone(ctx context.Context, conn *sql.Conn, cache *buildHints, conds []condition) []*bool {
+func matchAlone(ctx context.Context, conn *guard.Conn, cache *buildHints, conds []condition) []*bool {
 	found := make([]*bool, len(conds))
 	keys := make([]string, len(conds))
-	var exists []string
+	var exists []guard.SQL
 	var args []any
 	var asked []int
 	for i, c := range conds {
 		where, a := c.where()
-		q := "EXISTS (SELECT 1 FROM " + database.QuoteIdent(c.col.relation) + " WHERE " + where + ")"
+		q := guard.Format("EXISTS (SELECT 1 FROM %s WHERE %s)", guard.MustIdent(c.col.relation), where)
 		key, cacheable := answerKey(q, a)
 		if cacheable {
 			keys[i] = key
@@ -77,7 +75,7 @@ func matchAlone(ctx context.Context, conn *sql.Conn, cache *buildHints, conds []
 	for i := range answers {
 		ptrs[i] = &answers[i]
 	}
-	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(exists, ", "), args...).Scan(ptrs...); err != nil {
+	if err := conn.QueryRow(ctx, guard.Format("SELECT %s", guard.Join(exists, ", ")), args...).Scan(ptrs...); err != nil {
 		return found
 	}
 	for j, i := range asked {
@@ -91,22 +89,23 @@ func matchAlone(ctx context.Context, conn *sql.Conn, cache *buildHints, conds []
 
 // probe runs one condition alone (known, when not nil, says whether it matches a row); when it matches
 // no row it returns the hint for it.
-func probe(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition, known *bool) string {
-	rel := database.QuoteIdent(c.col.relation)
+func probe(ctx context.Context, conn *guard.Conn, cache *buildHints, c condition, known *bool) string {
+	rel := guard.MustIdent(c.col.relation)
 	if known == nil {
 		where, args := c.where()
-		var any bool
-		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+rel+" WHERE "+where+")", args...).Scan(&any); err != nil {
+		var matched bool
+		if err := conn.QueryRow(ctx, guard.Format("SELECT EXISTS (SELECT 1 FROM %s WHERE %s)", rel, where), args...).Scan(&matched); err != nil {
 			return ""
 		}
-		known = &any
+		known = &matched
 	}
 	if *known {
 		return ""
 	}
 	lead := clipText(c.text, 160) + " matches no row of " + c.col.relation
 	if c.col.json && c.op != "json" {
-		q := "SELECT " + database.QuoteIdent(c.col.name) + " FROM " + rel + " WHERE " + database.QuoteIdent(c.col.name) + " IS NOT NULL ORDER BY length(" + database.QuoteIdent(c.col.name) + ") LIMIT 1"
+		col := guard.MustIdent(c.col.name)
+		q := guard.Format("SELECT %s FROM %s WHERE %s IS NOT NULL ORDER BY length(%s) LIMIT 1", col, rel, col, col)
 		example, err := cache.row(ctx, conn, q, 1)
 		if err != nil || !example[0].Valid {
 			return lead
@@ -158,19 +157,19 @@ func probe(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition, 
 
 // vocabulary reads the distinct values of the condition's column: all of them when there are few
 // (complete), otherwise the candidates closest to its first literal.
-func vocabulary(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) ([]string, bool) {
-	col, rel := database.QuoteIdent(c.col.name), database.QuoteIdent(c.col.relation)
-	src := "SELECT CAST(" + col + " AS VARCHAR) AS v FROM " + rel
+func vocabulary(ctx context.Context, conn *guard.Conn, cache *buildHints, c condition) ([]string, bool) {
+	col, rel := guard.MustIdent(c.col.name), guard.MustIdent(c.col.relation)
+	src := guard.Format("SELECT CAST(%s AS VARCHAR) AS v FROM %s", col, rel)
 	var args []any
 	switch {
 	case c.col.list:
-		src = "SELECT CAST(unnest(" + col + ") AS VARCHAR) AS v FROM " + rel
+		src = guard.Format("SELECT CAST(unnest(%s) AS VARCHAR) AS v FROM %s", col, rel)
 	case c.op == "json":
-		src = "SELECT json_extract_string(" + col + ", ?) AS v FROM " + rel
+		src = guard.Format("SELECT json_extract_string(%s, ?) AS v FROM %s", col, rel)
 		args = []any{c.path}
 	}
 	const few = 200
-	values, err := cache.values(ctx, conn, fmt.Sprintf("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %d", src, few+1), args...)
+	values, err := cache.values(ctx, conn, guard.Format("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %s", src, guard.Int(few+1)), args...)
 	if err != nil {
 		return nil, false
 	}
@@ -185,16 +184,17 @@ func vocabulary(ctx context.Context, conn *sql.Conn, cache *buildHints, c condit
 	// Many values: read a bounded number, those containing the word first, and keep the candidates
 	// sharing its characters once folded (DuckDB's levenshtein counts bytes, so it would rank a
 	// Japanese near miss below unrelated ASCII).
-	many, err := strings1(ctx, conn, fmt.Sprintf("SELECT v FROM (SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL) "+
-		"ORDER BY contains(lower(v), ?) DESC, v LIMIT %d", src, maxCandidates), append(args, lit)...)
+	many, err := stringsOf(ctx, conn, guard.Format("SELECT v FROM (SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL) "+
+		"ORDER BY contains(lower(v), ?) DESC, v LIMIT %s", src, guard.Int(maxCandidates)), append(args, lit)...)
 	if err != nil {
 		return values[:few], false
 	}
 	return nearByCharacters(lit, many, 50), false
 }
 
-func strings1(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, q, args...)
+// stringsOf reads the one text column of q's rows.
+func stringsOf(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
+	rows, err := conn.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

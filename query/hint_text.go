@@ -2,12 +2,11 @@ package query
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -19,7 +18,7 @@ import (
 const maxOccurrences = 3
 
 // occurrences is the hint's remark on where a missing label value occurs in text; "" for other columns.
-func occurrences(ctx context.Context, conn *sql.Conn, cache *buildHints, c condition) string {
+func occurrences(ctx context.Context, conn *guard.Conn, cache *buildHints, c condition) string {
 	d := c.col.dataset
 	if !c.col.label || d == nil || ctx.Err() != nil {
 		return ""
@@ -68,26 +67,24 @@ func occurrences(ctx context.Context, conn *sql.Conn, cache *buildHints, c condi
 
 // countOccurrences is how many rows of table contain any of words in each of cols, counted by DuckDB:
 // for text too large for the build's cache; nil on an error.
-func countOccurrences(ctx context.Context, conn *sql.Conn, table string, cols, words []string) []int64 {
-	var match []string
+func countOccurrences(ctx context.Context, conn *guard.Conn, table string, cols, words []string) []int64 {
+	var counts []guard.SQL
 	var args []any
-	for _, w := range words {
-		match = append(match, "contains(lower(%[1]s), ?)")
-		args = append(args, w)
-	}
-	cond := strings.Join(match, " OR ")
-	var counts []string
-	var allArgs []any
 	for _, col := range cols {
-		counts = append(counts, "count(*) FILTER (WHERE "+fmt.Sprintf(cond, database.QuoteIdent(col))+")")
-		allArgs = append(allArgs, args...)
+		c := guard.MustIdent(col)
+		match := make([]guard.SQL, len(words))
+		for i, w := range words {
+			match[i] = guard.Format("contains(lower(%s), ?)", c)
+			args = append(args, w)
+		}
+		counts = append(counts, guard.Format("count(*) FILTER (WHERE %s)", guard.Join(match, " OR ")))
 	}
 	n := make([]int64, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range n {
 		ptrs[i] = &n[i]
 	}
-	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(counts, ", ")+" FROM "+database.QuoteIdent(table), allArgs...).Scan(ptrs...); err != nil {
+	if err := conn.QueryRow(ctx, guard.Format("SELECT %s FROM %s", guard.Join(counts, ", "), guard.MustIdent(table)), args...).Scan(ptrs...); err != nil {
 		return nil
 	}
 	return n

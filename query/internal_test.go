@@ -7,6 +7,7 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
@@ -22,9 +23,13 @@ func TestInternalRelationsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := build.DB().QueryContext(ctx, `SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()
+	conn, err := build.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.Query(ctx, guard.Const(`SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()
 		UNION ALL SELECT schema_name, view_name FROM duckdb_views() WHERE database_name = current_database() AND NOT internal
-		ORDER BY ALL`)
+		ORDER BY ALL`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +47,7 @@ func TestInternalRelationsRefused(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
+	conn.Close()
 	build.Close()
 	if len(internal) < 5 {
 		t.Fatalf("only %d internal relations found: %v", len(internal), internal)

@@ -3,12 +3,10 @@ package query
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"io"
 
-	"github.com/azabudai/ctool/database/prepared"
 	"github.com/azabudai/ctool/guard"
 )
 
@@ -19,12 +17,12 @@ type rowReader interface {
 	next(dest []any) (bool, error)
 }
 
-// runChecked runs the guard's checked statement on conn and hands its rows to read. A build's
-// connection keeps the statement prepared (it is the same text for every query: the query is its
-// argument), so a call pays for binding and running it, not for parsing and preparing it again.
+// runChecked runs the guard's checked statement on conn and hands its rows to read. The statement is
+// kept prepared on the connection (it is the same text for every query: the query is its argument),
+// and a connection ready for a call has it prepared already (guard.Warm).
 // execErr is the statement's failure (DuckDB's message); an error of read comes back as it is.
-func runChecked(ctx context.Context, conn *sql.Conn, c *guard.Checked, read func(rowReader) error) (execErr, readErr error) {
-	return prepared.Query(ctx, conn, c.SQL, c.Args, func(rows driver.Rows) error {
+func runChecked(ctx context.Context, conn *guard.Conn, c *guard.Checked, read func(rowReader) error) (execErr, readErr error) {
+	return conn.Run(ctx, c, func(rows driver.Rows) error {
 		return read(&driverRows{rows: rows})
 	})
 }

@@ -8,7 +8,6 @@ package query
 
 import (
 	"context"
-	"database/sql"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -22,9 +21,9 @@ const maxShapes = 256
 
 type shapeKey struct{ build, dataset, shape string }
 
-// shapeVerdict is what was decided for a shape: the statement that runs it, or "" when it cannot run
+// shapeVerdict is what was decided for a shape: the statement that runs it, or nil when it cannot run
 // in its queries' place.
-type shapeVerdict struct{ sql string }
+type shapeVerdict struct{ run *guard.Checked }
 
 type shapes struct {
 	mu       sync.Mutex
@@ -54,12 +53,16 @@ func (e *Engine) ShapeHits() int64 { return e.shapes.hits.Load() }
 // byShape answers the query through its shape's statement when the shape was proved on this build.
 // It answers only with rows: an empty answer needs the hints, and an error the full path's message,
 // so both go down the full path (ok false, with no error unless the context ended).
-func (e *Engine) byShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, bool) {
+func (e *Engine) byShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, bool) {
 	v, known := e.shapes.get(k)
-	if !known || v.sql == "" {
+	if !known || v.run == nil {
 		return nil, false
 	}
-	res, err := e.runShape(ctx, conn, d, &guard.Checked{SQL: v.sql, Args: s.Args()})
+	run, ok := v.run.ForShape(s)
+	if !ok {
+		return nil, false
+	}
+	res, err := e.runShape(ctx, conn, d, run)
 	if err != nil || len(res.Rows) == 0 {
 		return nil, false
 	}
@@ -67,7 +70,7 @@ func (e *Engine) byShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *sch
 	return res, true
 }
 
-func (e *Engine) runShape(ctx context.Context, conn *sql.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
+func (e *Engine) runShape(ctx context.Context, conn *guard.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
 	policy := guard.ForDataset(d)
 	execErr, readErr := runChecked(ctx, conn, run, func(rows rowReader) error {
 		res, err = readResult(ctx, d, policy, rows)
@@ -82,7 +85,7 @@ func (e *Engine) runShape(ctx context.Context, conn *sql.Conn, d *schema.Dataset
 // learnShape decides whether the shape of sqlText, which the full path just answered with want, may
 // answer its later queries: the guard must prove it (guard.CheckShape) and its statement must give
 // want for sqlText's own literals. Only an answer with rows teaches: an empty one proves little.
-func (e *Engine) learnShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result) {
+func (e *Engine) learnShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result) {
 	if len(want.Rows) == 0 {
 		return
 	}
@@ -94,7 +97,7 @@ func (e *Engine) learnShape(ctx context.Context, conn *sql.Conn, k shapeKey, d *
 	if err == nil {
 		got, err := e.runShape(ctx, conn, d, checked)
 		if err == nil && sameAnswer(got, want) {
-			verdict.sql = checked.SQL
+			verdict.run = checked
 		}
 	}
 	if ctx.Err() != nil {

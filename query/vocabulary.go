@@ -2,10 +2,8 @@ package query
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -14,15 +12,16 @@ import (
 // locked-down connection as queries, once per build: the values are kept with the hints' (hint_cache.go).
 func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 	v := schema.Vocabulary{}
-	err := e.onBuild(ctx, func(build string, conn *sql.Conn) error {
+	err := e.onBuild(ctx, func(build string, conn *guard.Conn) error {
 		cache := e.hints.of(build)
 		for _, l := range schema.LabelColumns() {
-			src := "SELECT CAST(" + database.QuoteIdent(l.Column) + " AS VARCHAR) AS v FROM " + database.QuoteIdent(l.Relation)
+			col, rel := guard.MustIdent(l.Column), guard.MustIdent(l.Relation)
+			src := guard.Format("SELECT CAST(%s AS VARCHAR) AS v FROM %s", col, rel)
 			if l.List {
-				src = "SELECT CAST(unnest(" + database.QuoteIdent(l.Column) + ") AS VARCHAR) AS v FROM " + database.QuoteIdent(l.Relation)
+				src = guard.Format("SELECT CAST(unnest(%s) AS VARCHAR) AS v FROM %s", col, rel)
 			}
 			// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
-			values, err := cache.values(ctx, conn, fmt.Sprintf("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
+			values, err := cache.values(ctx, conn, guard.Format("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
 			if err != nil {
 				return failure(ctx, err)
 			}

@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"fmt"
 	"io"
@@ -124,7 +125,7 @@ func run(ctool, db string, n, procs, warmup int) error {
 		} else {
 			inProcess, err = timeCalls(warmup, n, func() error { _, err := engine.Query(ctx, c.dataset, c.args["sql_query"]); return err })
 			if err == nil {
-				alone, err = timeSQL(ctx, live, "SELECT * FROM ("+c.args["sql_query"]+") LIMIT 11", warmup, n)
+				alone, err = timeSQL(ctx, db, "SELECT * FROM ("+c.args["sql_query"]+") LIMIT 11", warmup, n)
 			}
 		}
 		if err != nil {
@@ -176,15 +177,16 @@ func timeCalls(warmup, n int, f func() error) ([]time.Duration, error) {
 	return times, nil
 }
 
-// timeSQL times sqlText run straight on the open build, no guard: what the query itself costs.
-func timeSQL(ctx context.Context, live *database.Live, sqlText string, warmup, n int) ([]time.Duration, error) {
-	b, release, err := live.Acquire(ctx)
+// timeSQL times sqlText run straight on the build file, opened read-only by the driver alone with
+// DuckDB on one thread: no guard, no lock-down, what the query itself costs.
+func timeSQL(ctx context.Context, path, sqlText string, warmup, n int) ([]time.Duration, error) {
+	db, err := sql.Open("duckdb", path+"?access_mode=read_only&threads=1")
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer db.Close()
 	return timeCalls(warmup, n, func() error {
-		rows, err := b.DB().QueryContext(ctx, sqlText)
+		rows, err := db.QueryContext(ctx, sqlText)
 		if err != nil {
 			return err
 		}

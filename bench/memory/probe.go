@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
@@ -54,7 +55,12 @@ func probeMain(args []string) error {
 		for _, s := range samples {
 			fmt.Printf("go %s %s MB\n", s.Name, mb(int64(s.Value.Uint64())))
 		}
-		rows, err := b.DB().QueryContext(ctx, `SELECT tag, memory_usage_bytes, temporary_storage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0`)
+		conn, err := b.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		rows, err := conn.Query(ctx, guard.Const(`SELECT tag, memory_usage_bytes, temporary_storage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0`))
 		if err != nil {
 			return err
 		}
@@ -68,7 +74,7 @@ func probeMain(args []string) error {
 			fmt.Printf("duckdb_memory %s %d bytes\n", tag, used)
 		}
 		var limit, threads string
-		if err := b.DB().QueryRowContext(ctx, `SELECT current_setting('memory_limit'), current_setting('threads')::VARCHAR`).Scan(&limit, &threads); err != nil {
+		if err := conn.QueryRow(ctx, guard.Const(`SELECT current_setting('memory_limit'), current_setting('threads')::VARCHAR`)).Scan(&limit, &threads); err != nil {
 			return err
 		}
 		fmt.Printf("memory_limit %s, threads %s\n", limit, threads)
