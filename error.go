@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/azabudai/ctool/textout"
 )
@@ -101,23 +102,51 @@ func (e *Error) WithHint(hint string) *Error {
 	return &c
 }
 
+// MaxMessageBytes and MaxHintBytes bound the text of an error: a query can make DuckDB quote
+// megabytes back (CAST(repeat('x', 5000000) AS INT)), and what a reader needs is the start of it.
+const (
+	MaxMessageBytes = 4 << 10
+	MaxHintBytes    = 1 << 10
+)
+
+// Bounded is s cut to at most n bytes on a character boundary, saying how many bytes were left out.
+func Bounded(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const room = 40 // for the note
+	cut := max(n-room, 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+}
+
 // Explain turns any error into one for people: an *Error in its chain as it is, a context deadline
-// as a timeout, a file system failure as I/O, anything else as internal. It returns nil for nil.
+// as a timeout, a file system failure as I/O, anything else as internal; its message and hint within
+// MaxMessageBytes and MaxHintBytes. It returns nil for nil.
 func Explain(err error) *Error {
 	var e *Error
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &e):
-		return e
 	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Kind: KindTimeout, Message: err.Error(), Err: err}
+		e = &Error{Kind: KindTimeout, Message: err.Error(), Err: err}
+	default:
+		var pe *fs.PathError
+		if errors.As(err, &pe) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			e = &Error{Kind: KindIO, Message: err.Error(), Err: err}
+		} else {
+			e = &Error{Kind: KindInternal, Message: err.Error(), Err: err}
+		}
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return &Error{Kind: KindIO, Message: err.Error(), Err: err}
+	if len(e.Message) > MaxMessageBytes || len(e.Hint) > MaxHintBytes {
+		c := *e
+		c.Message, c.Hint = Bounded(e.Message, MaxMessageBytes), Bounded(e.Hint, MaxHintBytes)
+		return &c
 	}
-	return &Error{Kind: KindInternal, Message: err.Error(), Err: err}
+	return e
 }
 
 // ExitStatusHelp is the EXIT STATUS section of a command's help: success, then the given kinds.

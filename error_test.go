@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/azabudai/ctool"
 )
@@ -123,4 +124,46 @@ func meaning(k ctool.Kind) string {
 		}
 	}
 	return ""
+}
+
+// An error's text is bounded wherever it goes: DuckDB can quote megabytes of a query's own values.
+func TestExplainBoundsTheText(t *testing.T) {
+	long := strings.Repeat("あ", ctool.MaxMessageBytes) // three bytes each
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"typed", &ctool.Error{Kind: ctool.KindSQL, Message: long, Hint: long}},
+		{"wrapped", fmt.Errorf("query: %w", &ctool.Error{Kind: ctool.KindSQL, Message: long})},
+		{"plain", errors.New(long)},
+	} {
+		e := ctool.Explain(tc.err)
+		if len(e.Message) > ctool.MaxMessageBytes || len(e.Hint) > ctool.MaxHintBytes {
+			t.Errorf("%s: message %d bytes, hint %d", tc.name, len(e.Message), len(e.Hint))
+		}
+		if !strings.HasPrefix(e.Message, "あああ") || !strings.HasSuffix(e.Message, " more bytes)") || !utf8.ValidString(e.Message) {
+			t.Errorf("%s: %q...%q", tc.name, e.Message[:12], e.Message[len(e.Message)-24:])
+		}
+	}
+	short := &ctool.Error{Kind: ctool.KindSQL, Message: "short"}
+	if ctool.Explain(short) != short {
+		t.Error("a short error is copied")
+	}
+}
+
+func TestBounded(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{strings.Repeat("x", 100), 50, "xxxxxxxxxx… (90 more bytes)"},
+		{strings.Repeat("é", 50), 50, "ééééé… (90 more bytes)"},
+		{"abcdef", 2, "… (6 more bytes)"},
+	} {
+		if got := ctool.Bounded(tc.s, tc.n); got != tc.want {
+			t.Errorf("Bounded(%.10q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
 }

@@ -215,7 +215,8 @@ func failure(ctx context.Context, err error) error {
 	case errors.As(err, &ce):
 		return ce
 	}
-	msg := err.Error()
+	// DuckDB's message may quote megabytes of the query's own values: the start says what went wrong.
+	msg := ctool.Bounded(err.Error(), ctool.MaxMessageBytes)
 	if strings.HasPrefix(msg, "Out of Memory Error") {
 		// DuckDB suggests changing settings, with a link to its guide; an agent can do neither, so say
 		// what it can do instead.

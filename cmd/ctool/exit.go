@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
@@ -34,16 +36,27 @@ func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 	if jsonMode {
 		if errors.As(err, new(answered)) {
 			// The answer on stdout says what is wrong; people reading the terminal get the summary.
-			fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
+			fmt.Fprintf(stderr, "ctool: %s\n", shownMessage(e.Message))
 		} else {
 			// One line, as the design documents' {"error": "..."}.
 			textout.JSONLine(stdout, e)
 		}
 		return e.Kind.Status()
 	}
-	fmt.Fprintf(stderr, "ctool: %s\n", e.Message)
+	fmt.Fprintf(stderr, "ctool: %s\n", shownMessage(e.Message))
 	if e.Hint != "" {
-		fmt.Fprintf(stderr, "Try: %s\n", e.Hint)
+		fmt.Fprintf(stderr, "Try: %s\n", escape.Visible(e.Hint))
 	}
 	return e.Kind.Status()
+}
+
+// shownMessage is an error's message for a terminal. It may quote the query or the data, so every
+// character that could move the cursor, recolour or reorder the text is shown escaped, and each line
+// after the first is indented: no line of it can pass for ctool's own "ctool:" or "Try:" line.
+func shownMessage(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = escape.Visible(l)
+	}
+	return strings.Join(lines, "\n  ")
 }
