@@ -172,7 +172,10 @@ var Products = &Dataset{
 	Summary:    "麻布台ヒルズマーケットなどの店舗で販売されている通常商品のデータです。商品名、説明（価格を含む）、カテゴリタグ、販売店舗を含みます。",
 	WhenToUse:  "おすすめの商品、ギフト、予算に合う商品を探すときに使います（例:「おすすめの商品を教えて」「1000円以下のギフトは？」「予算2000円でランチできる商品」）。期間限定商品やキャンペーン商品は search_events を使ってください（例:「期間限定商品を教えて」「今月のキャンペーン商品は？」）。",
 	Columns: []Column{
-		{Name: "store_id", Kind: Text, Required: true, Hidden: true, Description: "店舗ID（内部処理用。結合や絞り込みには使えますが、結果には表示されません）", Example: "STR-0001"},
+		// Hidden is presentation, as the seed asks ("内部処理用、ユーザーには非表示"): the column is left out
+		// of results by name, and the description says so and that the value is no secret (stores
+		// shows it), since an expression or another name (p.store_id || '', to_json(p)) shows it.
+		{Name: "store_id", Kind: Text, Required: true, Hidden: true, Description: "店舗ID（内部処理用: 結合や絞り込みに使い、ユーザーには店舗名を示してください。列名 store_id のままでは結果から省かれますが、秘密の値ではありません: 同じIDは search_stores の store_id で見えます）", Example: "STR-0001"},
 		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "麻布台ヒルズマーケット"},
 		{Name: "product_name", Kind: Text, Required: true, Description: "商品名", Example: "手巻き寿司セット 天然本鮪入り"},
 		{Name: "product_description", Kind: Text, Description: "商品説明（価格情報を含む）", Example: "豊洲市場を代表する...15,120円(税込)〜"},
@@ -213,14 +216,16 @@ var Profiles = &Dataset{
 	Summary:    "対話中のユーザー1人のプロファイル（年齢、性別、ユーザータイプ、よく使う店舗、来店回数、行動パターン・嗜好性のナラティブ）です。",
 	WhenToUse:  "パーソナライズした提案をする前に、対話中のユーザーの profile_id で1人分だけ取得します。「いつもの店」を勧めるときは primary_store_name、「新しい店」を勧めるときは narrative の嗜好から似たカテゴリの別店舗を探します。複数ユーザーの一覧・検索はできません。",
 	Columns: []Column{
-		{Name: "profile_id", Kind: Text, Required: true, Description: "ユーザープロファイルID（一意）", Example: "user_criollo_heavy"},
-		{Name: "age", Kind: Integer, Required: true, Description: "年齢", Example: "28"},
+		// The examples are made up and say so: an example that is a person in the data would hand that
+		// person's profile to everyone who reads a description (TestDescriptionsNameNobody).
+		{Name: "profile_id", Kind: Text, Required: true, Description: "ユーザープロファイルID（一意）", Example: "user_example"},
+		{Name: "age", Kind: Integer, Required: true, Description: "年齢", Example: "30"},
 		{Name: "gender", Kind: Text, Required: true, Description: "性別", Example: "女性"},
-		{Name: "user_type", Kind: Text, Required: true, Description: "ユーザータイプ", Example: "特定店舗ロイヤルカスタマー"},
-		{Name: "primary_store_id", Kind: Text, Required: true, Description: "主要利用店舗ID", Example: "STR-0014"},
-		{Name: "primary_store_name", Kind: Text, Required: true, Description: "主要利用店舗名", Example: "洋菓子店クリオロ"},
-		{Name: "visits", Kind: Integer, Required: true, Description: "主要店舗への訪問回数", Example: "26"},
-		{Name: "narrative", Kind: Text, Required: true, Description: "行動パターン・嗜好性の説明（改行を含む長文）", Example: "高品質なチョコレートやスイーツへの強いこだわりを持ち..."},
+		{Name: "user_type", Kind: Text, Required: true, Description: "ユーザータイプ", Example: "平日夕方利用型（架空）"},
+		{Name: "primary_store_id", Kind: Text, Required: true, Description: "主要利用店舗ID", Example: "STR-0000"},
+		{Name: "primary_store_name", Kind: Text, Required: true, Description: "主要利用店舗名", Example: "架空の洋菓子店"},
+		{Name: "visits", Kind: Integer, Required: true, Description: "主要店舗への訪問回数", Example: "12"},
+		{Name: "narrative", Kind: Text, Required: true, Description: "行動パターン・嗜好性の説明（改行を含む長文）", Example: "架空の例: 平日の夕方に焼き菓子を買い、季節限定の品に関心が高い..."},
 	},
 	References: []Reference{{Column: "primary_store_id", Dataset: "stores", Key: "store_id"}},
 	Key:        []string{"profile_id"},

@@ -224,7 +224,7 @@ func helpText(d *Dataset, v Vocabulary, cli bool) string {
 		}
 	}
 	if d.Private && cli {
-		b.WriteString("【例】\n   ctool profile --format json user_criollo_heavy\n")
+		b.WriteString("【例】\n   ctool profile --format json user_example\n")
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }

@@ -103,7 +103,7 @@ func TestHelpStatesTheRules(t *testing.T) {
 		{Events, []string{"search_products", "search_stores", "期間限定"}},
 		{Stores, []string{"store_hours", "is_open(store_id", "search_products", "search_events"}},
 		{Products, []string{"search_events", "期間限定商品を教えて", "今月のキャンペーン商品は？"}},
-		{Profiles, []string{"primary_store_name", "narrative", "profile_idを指定してください", "ユーザーが見つかりません: ", "NARRATIVE_DATA_FILE", "user_criollo_heavy"}},
+		{Profiles, []string{"primary_store_name", "narrative", "profile_idを指定してください", "ユーザーが見つかりません: ", "NARRATIVE_DATA_FILE", "user_example"}},
 	} {
 		help := Help(c.d)
 		for _, w := range c.want {
@@ -178,7 +178,7 @@ func TestHelpShowsEveryExample(t *testing.T) {
 	if len(Profiles.Examples) != 0 {
 		t.Error("profiles must not have SQL examples")
 	}
-	if !strings.Contains(Help(Profiles), "ctool profile --format json user_criollo_heavy") {
+	if !strings.Contains(Help(Profiles), "ctool profile --format json user_example") {
 		t.Error("the profile help lacks its example command")
 	}
 }

@@ -28,7 +28,7 @@ func ManifestWith(v Vocabulary, db string) []Tool {
 	for _, d := range append(Public(), Profiles) {
 		t := Tool{Name: d.Tool, Description: Brief(d, v)}
 		if d.Private {
-			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_criollo_heavy）", 1, 200)
+			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_example）", 1, 200)
 			t.Argv = []string{"ctool", "profile", "--format", "json"}
 		} else {
 			t.InputSchema = inputSchema("sql_query", fmt.Sprintf("実行するSQLクエリ（SELECT文1つのみ。結果は最大%d件）", RowCap), 1, MaxQueryChars)
