@@ -522,10 +522,20 @@ func profileCase(name string, args any, ids ...string) mcpCase {
 	return mcpCase{name, schema.Profiles.Tool, args, append([]string{"profile", "--format", "json", "--"}, ids...), nil}
 }
 
+// plantingAlias is a red-team probe's alias: DuckDB writes a star's relation name back unquoted, and
+// the empty-result hint once ran that text as it was, planting a view every later caller read.
+const plantingAlias = `x.* FROM stores AS x) AS t GROUP BY ALL; CREATE TEMP VIEW stores AS SELECT 'planted' AS store_name; ATTACH ':memory:' AS pwn; SELECT true, false, 42 UNION ALL SELECT false, true, 43 --`
+
 // mcpCases covers every tool: the first and last worked example of each dataset, zero rows, a
-// truncated result, a left-out column, refusals and SQL errors, and every profile rule.
+// truncated result, a left-out column, refusals and SQL errors, and every profile rule. The red team's
+// probes come first, so that every later case would show what they planted.
 func mcpCases() []mcpCase {
-	var cases []mcpCase
+	quoted := `"` + strings.ReplaceAll(plantingAlias, `"`, `""`) + `"`
+	cases := []mcpCase{
+		searchCase("probe: a hint over a planting alias", schema.Stores,
+			"SELECT 1 AS one FROM (SELECT "+quoted+".* FROM stores AS "+quoted+") t WHERE length(store_name) > 0 AND store_name IS NULL"),
+		searchCase("probe: a 5 MB error", schema.Stores, "SELECT CAST(repeat('x', 5000000) AS INT)"),
+	}
 	for _, d := range schema.Public() {
 		cases = append(cases,
 			searchCase(d.Name+" first example", d, d.Examples[0].SQL),
@@ -560,6 +570,9 @@ func runCases(t *testing.T, c mcpCaller, db string, cases []mcpCase) {
 	for _, tc := range cases {
 		got := callTool(t, c, tc.tool, tc.args)
 		sameAsCLI(t, tc.name, got, cliOutput(t, tc.env, append([]string{"--db", db}, tc.cli...)...))
+		if text := got.text(); strings.HasPrefix(tc.name, "probe:") && (strings.Contains(text, "42 rows") || len(text) > 8<<10) {
+			t.Errorf("%s: the answer carries what the probe asked for (%d bytes): %.300s", tc.name, len(text), text)
+		}
 	}
 }
 
