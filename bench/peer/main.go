@@ -71,13 +71,18 @@ func runMain(args []string) error {
 	warmup := fs.Int("warmup", 50, "untimed calls per query per server first")
 	dur := fs.Duration("http", 5*time.Second, "how long each HTTP load runs")
 	settle := fs.Duration("settle", 20*time.Second, "how long after the HTTP load the memory is read again")
+	peerName := fs.String("peer-name", "DBHub", "the peer's name in the report; a name starting with ctool makes the peer another ctool mcp (bench/isolation.sh)")
 	fs.Parse(args)
 	if *ctoolCmd == "" || *peerCmd == "" {
 		usage()
 	}
+	ctoolTools := []string{"search_stores", "search_events", "search_products"}
 	sides := []side{
-		{"ctool mcp", strings.Fields(*ctoolCmd), []string{"search_stores", "search_events", "search_products"}, "sql_query"},
-		{"DBHub", strings.Fields(*peerCmd), []string{"execute_sql", "execute_sql", "execute_sql"}, "sql"},
+		{"ctool mcp", strings.Fields(*ctoolCmd), ctoolTools, "sql_query"},
+		{*peerName, strings.Fields(*peerCmd), []string{"execute_sql", "execute_sql", "execute_sql"}, "sql"},
+	}
+	if strings.HasPrefix(*peerName, "ctool") {
+		sides[1].tools, sides[1].arg = ctoolTools, "sql_query"
 	}
 	var seq atomic.Int64
 	// results[round][side][query] = p50; http[round][side][clients]
