@@ -1,7 +1,8 @@
 // Package database opens ctool's built database files for reading. It is the one place that does:
 // every reader gets the files read-only and locked down (no file system, no settings, no extension
 // loading), identified by the build record that ingest wrote, and the "no usable database" error.
-// Readers get one connection per call (guard.Conn, see session.go), never the pool itself.
+// Readers get a connection for one call at a time (guard.Conn), never the pool itself, and those
+// connections run one SELECT per statement and nothing else (session.go).
 package database
 
 import (
@@ -64,7 +65,6 @@ type Option func(*options)
 type options struct {
 	threads  int
 	settings []string // further SET statements, run before the lock
-	prewarm  bool
 }
 
 // WithThreads sets how many threads DuckDB uses for the build, when n is above 0 (DuckDB's default is
@@ -94,8 +94,6 @@ type File struct {
 	Path  string
 	Build map[string]string // the ctool_meta.build record
 	db    *sql.DB
-
-	calls session // the connections handed out for calls (session.go)
 }
 
 // openFile attaches the file at path read-only to a fresh in-memory instance and locks it down.
@@ -145,18 +143,13 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := sql.OpenDB(prepared.Connector(c))
+	db := sql.OpenDB(prepared.Connector(c, prepared.SelectOnly()))
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	f := &File{Path: path, db: db}
-	f.calls.prewarm = o.prewarm
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, err
-	}
-	if err := f.calls.open(ctx, db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("read the state of %s: %w", path, err)
 	}
 	closeOnExec(path)
 	if f.Build, err = readBuild(ctx, db); err != nil {
@@ -213,10 +206,7 @@ func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
 }
 
 // Close closes the file.
-func (f *File) Close() error {
-	f.calls.close()
-	return f.db.Close()
-}
+func (f *File) Close() error { return f.db.Close() }
 
 // Build is one ingest's pair of files: the main file every query reads, and the profiles file, which
 // is opened only when a profile is looked up.
@@ -288,20 +278,6 @@ func (b *Build) Profiles(ctx context.Context) (*File, error) {
 	}
 	b.profiles = f
 	return f, nil
-}
-
-// Poisoned is the error of the build's first file whose shared state a call changed (File.Poisoned).
-func (b *Build) Poisoned(ctx context.Context) error {
-	if err := b.File.Poisoned(ctx); err != nil {
-		return err
-	}
-	b.mu.Lock()
-	profiles := b.profiles
-	b.mu.Unlock()
-	if profiles != nil {
-		return profiles.Poisoned(ctx)
-	}
-	return nil
 }
 
 // Close closes the build's files.

@@ -12,9 +12,9 @@ var SmallBuildDisabledOptimizers = smallBuildDisabledOptimizers
 // guard lets through.
 func (f *File) DB() *sql.DB { return f.db }
 
-// TakeRaw is the connection Conn hands a call, without the guard around it: what a statement that got
-// past the guard would run on.
-func (f *File) TakeRaw(ctx context.Context) (*sql.Conn, error) { return f.calls.take(ctx, f.db) }
+// TakeRaw is a connection as Conn hands it to a call, without the guard around it: what a statement
+// that got past the guard would run on.
+func (f *File) TakeRaw(ctx context.Context) (*sql.Conn, error) { return f.db.Conn(ctx) }
 
 // ReleaseRaw ends the call of a TakeRaw connection as guard.Conn's Close does.
-func (f *File) ReleaseRaw(raw *sql.Conn, agent bool) error { return f.release(raw, agent) }
+func (f *File) ReleaseRaw(raw *sql.Conn) error { return raw.Close() }

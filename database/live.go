@@ -62,8 +62,7 @@ func (l *Live) Acquire(ctx context.Context) (b *Build, release func(), err error
 		return nil, nil, errors.New("database: Acquire after Close")
 	}
 	id, statErr := statID(l.path)
-	// A build whose shared state a call changed is opened afresh, as if an ingest had replaced it.
-	if l.current == nil || statErr != nil || id != l.seen || l.current.build.Poisoned(ctx) != nil {
+	if l.current == nil || statErr != nil || id != l.seen {
 		b, err := Open(ctx, l.path, l.opts...)
 		if err != nil {
 			return nil, nil, err

@@ -15,23 +15,16 @@ import (
 // Conn is one call's connection to a build, and the only way ctool's readers run a statement on one.
 // Two kinds of statement run on it and nothing else: the guard's checked statement of an agent's query
 // (Run), and ctool's own SQL (Query, QueryRow, Prepared), in which anything that came from outside is
-// a bound argument. A Conn serves one call: its opener (the database package) hands out a fresh
-// DuckDB connection and discards it on Close, so that nothing a statement leaves in a connection's
-// session (a temporary object, a variable, a search path) reaches the next call.
+// a bound argument. A Conn serves one call; the connections its opener (the database package) hands
+// out run one SELECT per statement and nothing else, whatever reached them (prepared.SelectOnly).
 type Conn struct {
 	raw     *sql.Conn
-	release Release
-	ran     bool // a checked statement ran: the connection ran an agent's query
+	release func(*sql.Conn) error
 }
-
-// Release is what a Conn's opener does with the connection when the call ends. agent says whether an
-// agent's query ran on it (Run); a connection that ran only ctool's own SQL, which is one SELECT
-// each, holds nothing a call could have left.
-type Release func(raw *sql.Conn, agent bool) error
 
 // NewConn makes raw a Conn; release, when not nil, is what Close does with it instead of closing it.
 // Only the code that opens builds (the database package, and tests) calls it.
-func NewConn(raw *sql.Conn, release Release) *Conn {
+func NewConn(raw *sql.Conn, release func(*sql.Conn) error) *Conn {
 	return &Conn{raw: raw, release: release}
 }
 
@@ -90,14 +83,13 @@ func (c *Conn) Run(ctx context.Context, ch *Checked, read func(driver.Rows) erro
 	if ch == nil {
 		return errors.New("guard: Run needs a checked statement"), nil
 	}
-	c.ran = true
 	return prepared.Query(ctx, c.raw, ch.run.text, ch.args, read)
 }
 
 // Close ends the call: the connection is released as its opener said, or closed.
 func (c *Conn) Close() error {
 	if c.release != nil {
-		return c.release(c.raw, c.ran)
+		return c.release(c.raw)
 	}
 	return c.raw.Close()
 }

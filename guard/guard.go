@@ -10,8 +10,9 @@
 // identifiers schema/ defines and numbers), in which anything from outside is a bound argument. No
 // other type can reach a connection, so text that DuckDB or anything else derived from an agent's
 // query runs only after Check has accepted it (the hints' counts: parts.go); TestOnePathToTheEngine
-// fails when code anywhere else sends SQL. Each call gets a connection of its own, discarded after an
-// agent's query ran on it (database.File.Conn), so nothing one call leaves in a session reaches another.
+// fails when code anywhere else sends SQL. Below both, a reader's connection lets DuckDB refuse every
+// statement that is not one SELECT (prepared.SelectOnly), so nothing a call could try would leave a
+// temporary object, a variable, a setting or an attached database for the next (database/session.go).
 package guard
 
 import (

@@ -37,7 +37,7 @@ var allowed = map[string]string{
 	"guard/conn.go":                 "the one path: the guard's checked statement and ctool's own SQL",
 	"database/prepared/prepared.go": "keeps guard/conn.go's statements prepared",
 	"database/database.go":          "opens a build: ATTACH, the lock-down and the build record, all constants",
-	"database/session.go":           "discards a call's connection and reads the instance's shared state (a constant)",
+	"database/session.go":           "reads DuckDB's statement log, for tests (a constant)",
 	"ingest/build.go":               "writes a new build (not a reader)",
 	"ingest/buildfiles.go":          "writes a new build (not a reader)",
 	"ingest/load.go":                "writes a new build (not a reader)",

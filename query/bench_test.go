@@ -43,8 +43,8 @@ func BenchmarkCallCost(b *testing.B) {
 	ctx := context.Background()
 	// One DuckDB thread, as in ctool mcp's query workers.
 	path := ingesttest.Build(b, ingesttest.SampleInput(b))
-	// As in a query worker of ctool mcp: one thread, each call's connection made ready after the last.
-	live := database.NewLive(path, database.WithThreads(1), database.WithPrewarm())
+	// As in a query worker of ctool mcp: one thread.
+	live := database.NewLive(path, database.WithThreads(1))
 	defer live.Close()
 	engine := query.NewEngine(live)
 	plain, err := sql.Open("duckdb", path+"?access_mode=read_only&threads=1")

@@ -46,9 +46,8 @@ func Command(opts Options) (func() *exec.Cmd, error) {
 func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	dbOpts := []database.Option{database.WithThreads(opts.Threads)}
 	if opts.Warm {
-		// Kept for many calls, it would otherwise hold a burst's freed memory while it sits idle; and
-		// it makes each call's fresh connection ready while it waits for the call.
-		dbOpts = append(dbOpts, database.WithBackgroundPurge(), database.WithPrewarm())
+		// Kept for many calls, it would otherwise hold a burst's freed memory while it sits idle.
+		dbOpts = append(dbOpts, database.WithBackgroundPurge())
 	}
 	live := database.NewLive(opts.DB, dbOpts...)
 	defer live.Close()

@@ -1,13 +1,17 @@
 // Package prepared keeps the statements a DuckDB connection runs on every call prepared on it, and
-// closes them with the connection. It imports nothing of ctool, so that the guard and its tests can
-// use it as well as the database package.
+// closes them with the connection; for a reader's connection it also lets DuckDB itself refuse every
+// statement that is not one SELECT (SelectOnly). It imports nothing of ctool, so that the guard and
+// its tests can use it as well as the database package.
 package prepared
 
 import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"sync"
 
 	"github.com/duckdb/duckdb-go/v2"
 )
@@ -30,7 +34,8 @@ const maxPrepared = 64
 // replaced build's memory and file open for as long as the process lives.
 type conn struct {
 	*duckdb.Conn
-	stmts map[string]driver.Stmt
+	stmts      map[string]driver.Stmt
+	selectOnly bool
 }
 
 var _ Preparer = (*conn)(nil)
@@ -76,12 +81,133 @@ func (c *conn) Close() error {
 	return errors.Join(c.closeStmts(), c.Conn.Close())
 }
 
+// ErrNotSelect is the error of a statement a SelectOnly connection refused.
+var ErrNotSelect = errors.New("prepared: a reader's connection runs one SELECT per statement, nothing else")
+
+// PrepareContext prepares text; on a SelectOnly connection only after DuckDB's parser has found it to
+// be exactly one SELECT, and the prepared statement is DuckDB's SELECT. Whatever got past every check
+// above this one (the guard, the types that carry ctool's SQL), a statement that could leave
+// something behind (a temporary object, a variable, ATTACH, USE, SET, PREPARE, CALL) never runs.
+func (c *conn) PrepareContext(ctx context.Context, text string) (driver.Stmt, error) {
+	if c.selectOnly {
+		if err := c.oneSelect(ctx, text); err != nil {
+			return nil, err
+		}
+	}
+	s, err := c.Conn.PrepareContext(ctx, text)
+	if err != nil || !c.selectOnly {
+		return s, err
+	}
+	typ, err := s.(*duckdb.Stmt).StatementType()
+	if err != nil || typ != duckdb.STATEMENT_TYPE_SELECT {
+		s.Close()
+		return nil, fmt.Errorf("%w (statement type %d): %.80q", ErrNotSelect, typ, text)
+	}
+	return s, nil
+}
+
+// QueryContext runs text through PrepareContext, so that a SelectOnly connection checks it too.
+func (c *conn) QueryContext(ctx context.Context, text string, args []driver.NamedValue) (driver.Rows, error) {
+	if !c.selectOnly {
+		return c.Conn.QueryContext(ctx, text, args)
+	}
+	s, err := c.PrepareContext(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.(driver.StmtQueryContext).QueryContext(ctx, args)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return &closingRows{Rows: rows, stmt: s}, nil
+}
+
+// ExecContext refuses everything on a SelectOnly connection: nothing a reader runs is executed for its
+// effect.
+func (c *conn) ExecContext(ctx context.Context, text string, args []driver.NamedValue) (driver.Result, error) {
+	if c.selectOnly {
+		return nil, fmt.Errorf("%w: %.80q", ErrNotSelect, text)
+	}
+	return c.Conn.ExecContext(ctx, text, args)
+}
+
+// closingRows closes its statement with it.
+type closingRows struct {
+	driver.Rows
+	stmt driver.Stmt
+}
+
+func (r *closingRows) Close() error { return errors.Join(r.Rows.Close(), r.stmt.Close()) }
+
+// checkText is how oneSelect asks DuckDB's parser: json_serialize_sql serializes SELECTs only, and
+// reports any other statement, or a text it cannot parse, as an error of its own.
+const checkText = "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)"
+
+// oneSelects are the texts found to be one SELECT, by this process: the same few texts run again and
+// again (ctool's own statements are constants; a query shape's is one text per shape).
+var oneSelects = struct {
+	sync.Mutex
+	texts map[string]bool
+}{texts: map[string]bool{checkText: true}}
+
+const maxOneSelects = 4096
+
+// oneSelect reports whether DuckDB's parser reads text as exactly one SELECT. Preparing a text of
+// several statements would run all but the last: duckdb-go executes them on the way.
+func (c *conn) oneSelect(ctx context.Context, text string) error {
+	oneSelects.Lock()
+	known := oneSelects.texts[text]
+	oneSelects.Unlock()
+	if known {
+		return nil
+	}
+	rows, err := c.Conn.QueryContext(ctx, checkText, []driver.NamedValue{{Ordinal: 1, Value: text}})
+	if err != nil {
+		return err
+	}
+	dest := make([]driver.Value, 1)
+	err = rows.Next(dest)
+	rows.Close()
+	if err != nil {
+		return err
+	}
+	out, _ := dest[0].(string)
+	var res struct {
+		Error      bool              `json:"error"`
+		Statements []json.RawMessage `json:"statements"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		// DuckDB writes a constant too large for a DOUBLE as a bare Infinity: still one statement of
+		// JSON it made; read only the count.
+		res.Error = true
+	}
+	if res.Error || len(res.Statements) != 1 {
+		return fmt.Errorf("%w: %.80q", ErrNotSelect, text)
+	}
+	oneSelects.Lock()
+	if len(oneSelects.texts) >= maxOneSelects {
+		oneSelects.texts = map[string]bool{checkText: true}
+	}
+	oneSelects.texts[text] = true
+	oneSelects.Unlock()
+	return nil
+}
+
+// Option says how Connector's connections behave.
+type Option func(*conn)
+
+// SelectOnly makes every connection refuse, by DuckDB's own parse and statement type, any statement
+// that is not one SELECT: for the connections of a reader.
+func SelectOnly() Option { return func(c *conn) { c.selectOnly = true } }
+
 // Connector hands out connections of c that are Preparers; sql.OpenDB(Connector(c)) closes c with
 // the pool.
-func Connector(c *duckdb.Connector) driver.Connector { return connector{c} }
+func Connector(c *duckdb.Connector, opts ...Option) driver.Connector { return connector{c, opts} }
 
 type connector struct {
 	*duckdb.Connector
+	opts []Option
 }
 
 func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -93,7 +219,11 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !ok {
 		return dc, nil
 	}
-	return &conn{Conn: d}, nil
+	pc := &conn{Conn: d}
+	for _, o := range c.opts {
+		o(pc)
+	}
+	return pc, nil
 }
 
 // Query runs text, kept prepared on conn's driver connection, with args bound in order, and hands its
