@@ -20,6 +20,7 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -156,6 +157,10 @@ func TestAuthFailureClasses(t *testing.T) {
 		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
 		{"batch", iss.mint(t, "rsa1", iss.claims(me)), "[" + stores + "]", 400, "", "batch", "", false},
+		{"scopes joined by a tab", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\t"+ScopeProfile)), stores, 403,
+			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
+		{"scopes joined by a no-break space", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\u00a0"+ScopeProfile)), own, 403,
+			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)),
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_user_profile","Name":"search_stores","arguments":{}}}`, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
@@ -402,6 +407,41 @@ func TestAuthFairShare(t *testing.T) {
 	}
 	if b.started != 5 {
 		t.Errorf("%d searches ran, want 5 (none unauthenticated)", b.started)
+	}
+}
+
+// Scope tokens are separated by U+0020 alone (RFC 6749 section 3.3): any other white space or control
+// character is part of a token, which then names no scope ctool knows.
+func TestScopes(t *testing.T) {
+	for _, tc := range []struct {
+		scope string
+		scp   string
+		want  []string
+	}{
+		{"ctool:search ctool:profile", "", []string{"ctool:search", "ctool:profile"}},
+		{" ctool:search  ctool:profile ", "", []string{"ctool:search", "ctool:profile"}},
+		{"ctool:search\tctool:profile", "", []string{"ctool:search\tctool:profile"}},
+		{"ctool:search\u00a0ctool:profile", "", []string{"ctool:search\u00a0ctool:profile"}},
+		{"ctool:search\nctool:profile", "", []string{"ctool:search\nctool:profile"}},
+		{"ctool:search\rctool:profile", "", []string{"ctool:search\rctool:profile"}},
+		{"ctool:search\u3000ctool:profile", "", []string{"ctool:search\u3000ctool:profile"}},
+		{"ctool:search\u0000ctool:profile", "", []string{"ctool:search\u0000ctool:profile"}},
+		{"ctool:search\t", "", []string{"ctool:search\t"}},
+		{"", `["ctool:search", "ctool:profile"]`, []string{"ctool:search", "ctool:profile"}},
+		{"", `["ctool:search ctool:profile"]`, []string{"ctool:search ctool:profile"}},
+		{"", `"ctool:search ctool:profile"`, []string{"ctool:search", "ctool:profile"}},
+		{"", `"ctool:search\tctool:profile"`, []string{"ctool:search\tctool:profile"}},
+		{"", ``, nil},
+	} {
+		got := scopes(claims{Scope: tc.scope, SCP: json.RawMessage(tc.scp)})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("scope %q, scp %s: %q, want %q", tc.scope, tc.scp, got, tc.want)
+		}
+		for _, scope := range []string{ScopeSearch, ScopeProfile} {
+			if granted := hasScope(&auth.TokenInfo{Scopes: got}, scope); granted != slices.Contains(tc.want, scope) {
+				t.Errorf("scope %q, scp %s: %s granted %v", tc.scope, tc.scp, scope, granted)
+			}
+		}
 	}
 }
 

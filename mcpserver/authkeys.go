@@ -315,10 +315,14 @@ func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.
 	return ti, ""
 }
 
-// scopes reads scope (space-separated, RFC 8693 and 9068) or scp (a list, or a string).
+// scopes reads scope (RFC 8693 and 9068: scope tokens separated by U+0020, RFC 6749 section 3.3) or
+// scp (a list, or a string of the same form). Only U+0020 separates: "ctool:search\tctool:profile" or
+// one joined by a no-break space is a single token, which is no scope ctool knows. Such a token is not
+// refused outright: ctool compares its scopes exactly, so a malformed one grants nothing, and a token
+// that grants other services a scope ctool does not read stays usable here.
 func scopes(c claims) []string {
 	if c.Scope != "" {
-		return strings.Fields(c.Scope)
+		return splitScope(c.Scope)
 	}
 	var list []string
 	if json.Unmarshal(c.SCP, &list) == nil {
@@ -326,7 +330,18 @@ func scopes(c claims) []string {
 	}
 	var s string
 	if json.Unmarshal(c.SCP, &s) == nil {
-		return strings.Fields(s)
+		return splitScope(s)
 	}
 	return nil
+}
+
+// splitScope splits a scope string on U+0020 alone, dropping the empty tokens of repeated spaces.
+func splitScope(s string) []string {
+	var tokens []string
+	for t := range strings.SplitSeq(s, " ") {
+		if t != "" {
+			tokens = append(tokens, t)
+		}
+	}
+	return tokens
 }
