@@ -46,6 +46,8 @@ type AuthConfig struct {
 	Refused func(reason string)
 	// RefetchEvery bounds how often an unknown kid fetches the key set again (0 is 10 s).
 	RefetchEvery time.Duration
+	// AllowJWTType accepts tokens whose typ header is JWT, or absent, besides RFC 9068's at+jwt.
+	AllowJWTType bool
 	Client       *http.Client // nil: 10 s timeout, no redirects
 }
 
@@ -103,7 +105,7 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 	meta.Path, meta.RawPath = MetadataPath+strings.TrimSuffix(res.Path, "/"), ""
 	return &Auth{
 		cfg: c,
-		verifier: &verifier{issuer: c.Issuer, resource: c.Resource, profileClaim: c.ProfileClaim, keys: keys,
+		verifier: &verifier{issuer: c.Issuer, resource: c.Resource, profileClaim: c.ProfileClaim, allowJWTType: c.AllowJWTType, keys: keys,
 			subjectKey: key, now: time.Now, cache: map[[32]byte]*auth.TokenInfo{}},
 		share:       newFairShare(c.MaxInFlight, rate.Limit(c.Rate), c.Burst),
 		metadataURL: meta.String(),
@@ -254,6 +256,7 @@ var describe = map[string]string{
 	ReasonExpired:   "the token has expired, is not valid yet, or has no exp",
 	ReasonAudience:  "the token was issued by another issuer or for another resource",
 	ReasonSignature: "the token is malformed or its signature cannot be verified",
+	ReasonType:      "the token is malformed or its signature cannot be verified", // as malformed: the log says why
 }
 
 // metadataHandler serves the protected resource metadata, without authentication.

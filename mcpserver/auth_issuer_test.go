@@ -99,10 +99,19 @@ func (iss *testIssuer) claims(sub string) map[string]any {
 		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "scope": ScopeSearch + " " + ScopeProfile}
 }
 
-// sign mints a token over claims with any key and kid.
+// sign mints a token over claims with any key and kid, typed at+jwt.
 func sign(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, claims map[string]any) string {
 	t.Helper()
-	opts := (&jose.SignerOptions{}).WithType("at+jwt")
+	return signTyp(t, alg, key, kid, "at+jwt", claims)
+}
+
+// signTyp mints a token over claims with any key, kid and typ header (none when typ is nil).
+func signTyp(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, typ any, claims map[string]any) string {
+	t.Helper()
+	opts := &jose.SignerOptions{}
+	if typ != nil {
+		opts = opts.WithHeader("typ", typ)
+	}
 	if kid != "" {
 		opts = opts.WithHeader("kid", kid)
 	}
@@ -115,6 +124,13 @@ func sign(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, claims
 		t.Fatal(err)
 	}
 	return tok
+}
+
+// mintTyp signs claims with the issuer's key kid and typ as the typ header (none when typ is nil).
+func (iss *testIssuer) mintTyp(t testing.TB, kid string, typ any, claims map[string]any) string {
+	t.Helper()
+	k := iss.key(kid)
+	return signTyp(t, k.alg, k.key, kid, typ, claims)
 }
 
 // mint signs claims with the issuer's key kid.

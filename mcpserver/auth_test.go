@@ -152,6 +152,11 @@ func TestAuthFailureClasses(t *testing.T) {
 		{"wrong iss", iss.mint(t, "rsa1", with(iss.claims(me), "iss", "https://other.example")), stores, 401, invalidToken, "audience", "", false},
 		{"wrong aud", iss.mint(t, "rsa1", with(iss.claims(me), "aud", "https://other.example/mcp")), stores, 401, invalidToken, "audience", "", false},
 		{"no aud", iss.mint(t, "rsa1", without(iss.claims(me), "aud")), stores, 401, invalidToken, "audience", "", false},
+		{"typ JWT", iss.mintTyp(t, "rsa1", "JWT", iss.claims(me)), stores, 401, invalidToken, "type", "", false},
+		{"no typ", iss.mintTyp(t, "rsa1", nil, iss.claims(me)), stores, 401, invalidToken, "type", "", false},
+		{"typ JWT with a bad signature", signTyp(t, jose.RS256, mustRSA(t), "rsa1", "JWT", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"typ application/at+jwt", iss.mintTyp(t, "ec1", "application/at+jwt", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"typ AT+JWT", iss.mintTyp(t, "ed1", "AT+JWT", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)), own, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
@@ -206,6 +211,63 @@ func TestAuthFailureClasses(t *testing.T) {
 				t.Errorf("log %q has no subject", line)
 			}
 		})
+	}
+}
+
+// The typ header (RFC 9068 section 4, RFC 7515 section 4.1.9), with and without AllowJWTType.
+func TestAccessTokenType(t *testing.T) {
+	for _, tc := range []struct {
+		typ             any // nil: no typ header
+		strict, allowed bool
+	}{
+		{"at+jwt", true, true},
+		{"AT+JWT", true, true},
+		{"application/at+jwt", true, true},
+		{"Application/At+Jwt", true, true},
+		{"JWT", false, true},
+		{"jwt", false, true},
+		{"application/jwt", false, true},
+		{nil, false, true},
+		{"", false, false},
+		{"at+jwt ", false, false},
+		{"application/", false, false},
+		{"application/application/at+jwt", false, false},
+		{"id_token+jwt", false, false},
+		{"at+jwt; charset=utf-8", false, false},
+		{"aт+jwt", false, false}, // a Cyrillic т
+		{"JWS", false, false},
+		{1, false, false},
+		{[]string{"at+jwt"}, false, false},
+	} {
+		h := jose.Header{ExtraHeaders: map[jose.HeaderKey]any{}}
+		if tc.typ != nil {
+			h.ExtraHeaders[jose.HeaderType] = tc.typ
+		}
+		if got := accessTokenType(h, false); got != tc.strict {
+			t.Errorf("typ %#v: %v, want %v", tc.typ, got, tc.strict)
+		}
+		if got := accessTokenType(h, true); got != tc.allowed {
+			t.Errorf("typ %#v with AllowJWTType: %v, want %v", tc.typ, got, tc.allowed)
+		}
+	}
+}
+
+// With AllowJWTType, a token typed JWT or not typed at all is accepted; another type still is not.
+func TestAuthAllowJWTType(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{AllowJWTType: true})
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, tc := range []struct {
+		typ  any
+		want int
+	}{{"JWT", 200}, {nil, 200}, {"at+jwt", 200}, {"id_token+jwt", 401}, {"JOSE", 401}} {
+		got := s.post(t, iss.mintTyp(t, "rsa1", tc.typ, iss.claims("u")), list)
+		if got.status != tc.want {
+			t.Errorf("typ %v: %d %s, want %d", tc.typ, got.status, got.body, tc.want)
+		}
+		if tc.want == 401 && (got.challenge != invalidToken || !strings.Contains(s.log.String(), `"refusal":"type"`)) {
+			t.Errorf("typ %v: WWW-Authenticate %q, log %s", tc.typ, got.challenge, s.log)
+		}
 	}
 }
 
@@ -574,7 +636,7 @@ func TestAuthRefusalsCounted(t *testing.T) {
 		}
 	}
 	var total float64
-	for _, reason := range []string{"missing", "expired", "audience", "signature", "scope", "rate", "batch"} {
+	for _, reason := range []string{"missing", "expired", "audience", "signature", "type", "scope", "rate", "batch"} {
 		total += max(value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}), 0)
 	}
 	if total != 4 {

@@ -219,6 +219,7 @@ type claims struct {
 // verifier checks access tokens and keeps the ones it accepted until they expire.
 type verifier struct {
 	issuer, resource, profileClaim string
+	allowJWTType                   bool // typ JWT, or none, passes as well as at+jwt
 	keys                           *keySet
 	subjectKey                     []byte
 	now                            func() time.Time
@@ -233,6 +234,7 @@ const (
 	ReasonExpired   = "expired"   // past exp, before nbf or iat, or no exp at all
 	ReasonAudience  = "audience"  // minted by another issuer or for another resource
 	ReasonSignature = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
+	ReasonType      = "type"      // signed by the issuer, but its typ is not at+jwt: not an access token
 	ReasonScope     = "scope"     // the token lacks the tool's scope
 	ReasonRate      = "rate"      // past the caller's rate or calls in flight
 	ReasonBatch     = "batch"     // a JSON-RPC batch
@@ -294,6 +296,10 @@ func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.
 	if err := tok.Claims(key, &std, &more, &all); err != nil {
 		return nil, ReasonSignature
 	}
+	// After the signature: only the issuer's own tokens learn that their type is wrong.
+	if !accessTokenType(h, v.allowJWTType) {
+		return nil, ReasonType
+	}
 	if std.Expiry == nil {
 		return nil, ReasonExpired
 	}
@@ -313,6 +319,47 @@ func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.
 	}
 	ti.Extra[extraSubject] = keyedHash(v.subjectKey, ti.UserID)
 	return ti, ""
+}
+
+// accessTokenType reports whether a JWS header's typ names a JWT access token: at+jwt, RFC 9068
+// section 4 (which has a resource server refuse any other value, and section 2.1 makes typ required),
+// compared without regard to ASCII case and with its "application/" prefix optional (RFC 7515
+// section 4.1.9). Explicit typing keeps an ID token or another JWT the issuer signs from passing for
+// an access token (RFC 8725 section 3.11). With allowJWT, typ JWT and no typ pass as well: the
+// access tokens of issuers that do not follow RFC 9068.
+func accessTokenType(h jose.Header, allowJWT bool) bool {
+	v, present := h.ExtraHeaders[jose.HeaderType]
+	if !present {
+		return allowJWT
+	}
+	typ, ok := v.(string)
+	if !ok {
+		return false
+	}
+	if len(typ) > len("application/") && asciiEqualFold(typ[:len("application/")], "application/") {
+		typ = typ[len("application/"):]
+	}
+	return asciiEqualFold(typ, "at+jwt") || allowJWT && asciiEqualFold(typ, "jwt")
+}
+
+// asciiEqualFold is strings.EqualFold for ASCII letters only, as media types compare.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // scopes reads scope (RFC 8693 and 9068: scope tokens separated by U+0020, RFC 6749 section 3.3) or

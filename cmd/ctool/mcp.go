@@ -41,7 +41,7 @@ func newMCPCommand(e *env) *cli.Command {
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
 			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), \"refusal\"\n" +
 			"with the error's kind when it failed, and with auth \"subject\" (a keyed hash, never the id) and, for a\n" +
-			"refused request, the reason: missing, expired, audience, signature, scope, rate or batch.\n\n" +
+			"refused request, the reason: missing, expired, audience, signature, type, scope, rate or batch.\n\n" +
 			"Stops on SIGINT or SIGTERM: over HTTP the calls in flight finish within --drain while new calls are\n" +
 			"answered 503 with Retry-After; a second signal stops at once. On stdio it stops when stdin closes,\n" +
 			"after answering every request already read. --metrics ADDR serves /healthz, /readyz (503 until the\n" +
@@ -66,6 +66,7 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "profile-claim", Value: "sub", Usage: "with --auth-issuer: the token claim `NAME` holding the caller's profile id"},
 			&cli.IntFlag{Name: "max-calls-per-user", Value: 4, Usage: "with --auth-issuer: at most `N` calls in flight per user"},
 			&cli.Float64Flag{Name: "calls-per-second", Value: 20, Usage: "with --auth-issuer: each user's sustained rate `R` (bursts of twice it)"},
+			&cli.BoolFlag{Name: "allow-typ-jwt", Usage: "with --auth-issuer: also accept tokens whose typ header is JWT, or absent (issuers that do not mint RFC 9068 at+jwt)"},
 		},
 		Action: func(c *cli.Context) error {
 			opts, err := e.mcpOptions(c)
@@ -143,7 +144,7 @@ func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
 // authOptions reads the OAuth flags: nil without --auth-issuer, where the others make no sense.
 func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 	if !c.IsSet("auth-issuer") {
-		for _, name := range []string{"resource", "profile-claim", "max-calls-per-user", "calls-per-second"} {
+		for _, name := range []string{"resource", "profile-claim", "max-calls-per-user", "calls-per-second", "allow-typ-jwt"} {
 			if c.IsSet(name) {
 				return nil, usageError("--%s applies only with --auth-issuer", name)
 			}
@@ -169,7 +170,7 @@ func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 	}
 	return &mcpserver.AuthConfig{Issuer: c.String("auth-issuer"), Resource: c.String("resource"),
 		ProfileClaim: c.String("profile-claim"), MaxInFlight: c.Int("max-calls-per-user"),
-		Rate: c.Float64("calls-per-second")}, nil
+		Rate: c.Float64("calls-per-second"), AllowJWTType: c.Bool("allow-typ-jwt")}, nil
 }
 
 func runMCP(ctx context.Context, opts *mcpOptions) error {

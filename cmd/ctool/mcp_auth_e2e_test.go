@@ -6,6 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -46,15 +47,19 @@ func TestMCPAuth(t *testing.T) {
 		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Use: "sig"}}})
 	})
 	const resource = "https://concierge.test/mcp"
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, (&jose.SignerOptions{}).WithHeader("kid", "k1"))
-	if err != nil {
-		t.Fatal(err)
+	mint := func(typ string) string {
+		signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, (&jose.SignerOptions{}).WithType(jose.ContentType(typ)).WithHeader("kid", "k1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, err := jwt.Signed(signer).Claims(map[string]any{"iss": iss.URL, "aud": resource, "sub": "visitor-7",
+			"profile_id": "user_family_weekend", "exp": time.Now().Add(time.Hour).Unix(), "scope": "ctool:search ctool:profile"}).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return token
 	}
-	token, err := jwt.Signed(signer).Claims(map[string]any{"iss": iss.URL, "aud": resource, "sub": "visitor-7",
-		"profile_id": "user_family_weekend", "exp": time.Now().Add(time.Hour).Unix(), "scope": "ctool:search ctool:profile"}).Serialize()
-	if err != nil {
-		t.Fatal(err)
-	}
+	token := mint("at+jwt")
 
 	s := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id")
 	ctx := context.Background()
@@ -85,13 +90,39 @@ func TestMCPAuth(t *testing.T) {
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
 		t.Errorf("no token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
+	// A token the issuer signed but typed JWT, as an ID token is: refused as a malformed one is, and
+	// logged as the type.
+	req, _ := http.NewRequest("POST", s.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+mint("JWT"))
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.Contains(string(body), "malformed") {
+		t.Errorf("typ JWT: %d %s", resp.StatusCode, body)
+	}
 	// The log is read from the server's stderr as it comes.
 	log := s.stderr.String()
-	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"missing"`) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"type"`) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		log = s.stderr.String()
 	}
-	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
+	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"refusal":"type"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
 		t.Errorf("log:\n%s", log)
+	}
+
+	// With --allow-typ-jwt the same token is served.
+	legacy := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id", "--allow-typ-jwt")
+	cs2, err := mcp.NewClient(&mcp.Implementation{Name: "ctool-e2e", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: legacy.url, HTTPClient: &http.Client{Transport: bearer{mint("JWT")}}}, nil)
+	if err != nil {
+		t.Fatalf("--allow-typ-jwt, typ JWT: %v", err)
+	}
+	defer cs2.Close()
+	if tools, err := cs2.ListTools(ctx, nil); err != nil || len(tools.Tools) != 4 {
+		t.Errorf("--allow-typ-jwt, typ JWT: tools/list: %v %v", tools, err)
 	}
 }

@@ -1022,6 +1022,7 @@ func testMCPRefusesToStart(t *testing.T) {
 		{[]string{"--auth-issuer", "https://as.example"}, 2, "ctool: --auth-issuer applies only with --http"},
 		{[]string{"--resource", "https://ctool.example/mcp"}, 2, "ctool: --resource applies only with --auth-issuer"},
 		{[]string{"--http", "127.0.0.1:0", "--max-calls-per-user", "8"}, 2, "ctool: --max-calls-per-user applies only with --auth-issuer"},
+		{[]string{"--http", "127.0.0.1:0", "--allow-typ-jwt"}, 2, "ctool: --allow-typ-jwt applies only with --auth-issuer"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-issuer", "https://as.example", "--resource", "https://ctool.example/mcp", "--profile-id", "u1"}, 2,
 			"ctool: --profile-id and --auth-issuer cannot be used together"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-issuer", "https://as.example"}, 2, "ctool: --auth-issuer needs --resource"},
