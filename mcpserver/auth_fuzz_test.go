@@ -19,6 +19,7 @@ func FuzzVerifyToken(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(a.Close)
 	claims := iss.claims("user_criollo_heavy")
 	for _, kid := range []string{"rsa1", "ec1", "ed1"} {
 		f.Add(iss.mint(f, kid, claims))

@@ -28,9 +28,12 @@ type testIssuer struct {
 	*httptest.Server
 	oidcOnly bool // serve only /.well-known/openid-configuration
 
-	mu       sync.Mutex
-	keys     map[string]testKey // by kid, the ones the JWKS publishes
-	jwksHits atomic.Int32
+	mu           sync.Mutex
+	keys         map[string]testKey // by kid, the ones the JWKS publishes
+	cacheControl string             // the JWKS answer's Cache-Control, when set
+	jwksStatus   int                // the JWKS answer's status, when set
+	jwksHold     chan struct{}      // when set, the JWKS answers once it is closed
+	jwksHits     atomic.Int32
 }
 
 type testKey struct {
@@ -57,7 +60,24 @@ func newTestIssuer(t testing.TB, oidcOnly bool) *testIssuer {
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
 		iss.jwksHits.Add(1)
 		iss.mu.Lock()
+		hold := iss.jwksHold
+		iss.mu.Unlock()
+		if hold != nil {
+			select {
+			case <-hold:
+			case <-r.Context().Done(): // the fetch's time limit, or the key set's close
+				return
+			}
+		}
+		iss.mu.Lock()
 		defer iss.mu.Unlock()
+		if iss.cacheControl != "" {
+			w.Header().Set("Cache-Control", iss.cacheControl)
+		}
+		if iss.jwksStatus != 0 {
+			w.WriteHeader(iss.jwksStatus)
+			return
+		}
 		var set jose.JSONWebKeySet
 		for kid, k := range iss.keys {
 			set.Keys = append(set.Keys, jose.JSONWebKey{Key: k.key.Public(), KeyID: kid, Algorithm: string(k.alg), Use: "sig"})
@@ -84,6 +104,34 @@ func (iss *testIssuer) add(kid string, alg jose.SignatureAlgorithm, key crypto.S
 	iss.mu.Lock()
 	defer iss.mu.Unlock()
 	iss.keys[kid] = testKey{alg, key}
+}
+
+func (iss *testIssuer) remove(kid string) {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	delete(iss.keys, kid)
+}
+
+// set changes the issuer under its lock.
+func (iss *testIssuer) set(f func()) {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	f()
+}
+
+// inMemory is a client that reaches the issuer's handler without the network: inside a
+// testing/synctest bubble, where connections are not durably blocked, time then moves as soon as
+// every goroutine waits.
+func (iss *testIssuer) inMemory() *http.Client {
+	return &http.Client{Transport: handlerTransport{iss.Config.Handler}}
+}
+
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
 }
 
 func (iss *testIssuer) key(kid string) testKey {

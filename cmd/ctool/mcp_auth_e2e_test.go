@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,8 +44,15 @@ func TestMCPAuth(t *testing.T) {
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]string{"issuer": iss.URL, "jwks_uri": iss.URL + "/jwks"})
 	})
+	var removed atomic.Bool         // the issuer has taken k1 out of its key set
+	fetched := make(chan bool, 100) // each key set fetch, and whether k1 was out
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Use: "sig"}}})
+		set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Use: "sig"}}}
+		if removed.Load() {
+			set.Keys = nil
+		}
+		json.NewEncoder(w).Encode(set)
+		fetched <- removed.Load()
 	})
 	const resource = "https://concierge.test/mcp"
 	mint := func(typ string) string {
@@ -61,7 +69,7 @@ func TestMCPAuth(t *testing.T) {
 	}
 	token := mint("at+jwt")
 
-	s := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id")
+	s := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id", "--jwks-refresh", "10s")
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ctool-e2e", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
@@ -124,5 +132,39 @@ func TestMCPAuth(t *testing.T) {
 	defer cs2.Close()
 	if tools, err := cs2.ListTools(ctx, nil); err != nil || len(tools.Tools) != 4 {
 		t.Errorf("--allow-typ-jwt, typ JWT: tools/list: %v %v", tools, err)
+	}
+
+	// The issuer removes k1: within --jwks-refresh 10s the server fetches its key set again, and the
+	// token it accepted (and keeps verified) is refused from then on.
+	removed.Store(true)
+	for deadline := time.After(mcpWait); ; {
+		select {
+		case out := <-fetched:
+			if !out {
+				continue
+			}
+		case <-deadline:
+			t.Fatalf("no key set fetch within %v of k1's removal", mcpWait)
+		}
+		break
+	}
+	// The fetch is answered; the server applies it as it reads the answer. The bound is a hang guard.
+	var status int
+	for deadline := time.Now().Add(mcpWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		req, _ := http.NewRequest("POST", s.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if status = resp.StatusCode; status == 401 {
+			break
+		}
+	}
+	if status != 401 {
+		t.Errorf("a removed key's token after the key set was fetched again: HTTP %d, want 401", status)
 	}
 }
