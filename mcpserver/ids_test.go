@@ -315,3 +315,24 @@ func TestAuthKeepsIDs(t *testing.T) {
 		t.Errorf("%d %.200s", got.status, got.body)
 	}
 }
+
+// The keeper's cost on a call's request, with an id the SDK keeps and with one it does not:
+// go test ./mcpserver -run '^$' -bench IDKeeper
+func BenchmarkIDKeeper(b *testing.B) {
+	body := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe'"})
+	for _, bc := range []struct{ name, body string }{
+		{"kept", body},
+		{"replaced", strings.Replace(body, `"id":1`, `"id":1.5`, 1)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			answer := []byte(`{"jsonrpc":"2.0","id":"` + idPrefix + `1","result":{}}`)
+			for b.Loop() {
+				k := &idKeeper{}
+				if _, err := k.body([]byte(bc.body)); err != nil {
+					b.Fatal(err)
+				}
+				k.restore(answer)
+			}
+		})
+	}
+}
