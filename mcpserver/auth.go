@@ -46,6 +46,11 @@ type AuthConfig struct {
 	Refused func(reason string)
 	// RefetchEvery bounds how often an unknown kid fetches the key set again (0 is 10 s).
 	RefetchEvery time.Duration
+	// KeysRefresh is the longest time between two fetches of the key set (0 is DefaultKeysRefresh; at
+	// least MinKeysRefresh): a key the issuer removes stops verifying within it.
+	KeysRefresh time.Duration
+	// AllowJWTType accepts tokens whose typ header is JWT, or absent, besides RFC 9068's at+jwt.
+	AllowJWTType bool
 	Client       *http.Client // nil: 10 s timeout, no redirects
 }
 
@@ -66,7 +71,7 @@ const (
 )
 
 // NewAuth checks c, discovers the issuer's keys and fetches them: a server that cannot verify
-// tokens fails at start, not at its first call.
+// tokens fails at start, not at its first call. The keys are fetched again on a schedule until Close.
 func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 	if err := CheckIssuer(c.Issuer); err != nil {
 		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer: %v", err)
@@ -90,10 +95,14 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 	if c.RefetchEvery <= 0 {
 		c.RefetchEvery = 10 * time.Second
 	}
+	if c.KeysRefresh <= 0 {
+		c.KeysRefresh = DefaultKeysRefresh
+	}
+	c.KeysRefresh = max(c.KeysRefresh, MinKeysRefresh)
 	if c.Client == nil {
 		c.Client = newHTTPClient()
 	}
-	keys, err := discover(ctx, c.Client, c.Issuer, c.RefetchEvery)
+	keys, err := discover(ctx, c.Client, c.Issuer, c.RefetchEvery, c.KeysRefresh)
 	if err != nil {
 		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer %s: %v", c.Issuer, err)
 	}
@@ -103,8 +112,8 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 	meta.Path, meta.RawPath = MetadataPath+strings.TrimSuffix(res.Path, "/"), ""
 	return &Auth{
 		cfg: c,
-		verifier: &verifier{issuer: c.Issuer, resource: c.Resource, profileClaim: c.ProfileClaim, keys: keys,
-			subjectKey: key, now: time.Now, cache: map[[32]byte]*auth.TokenInfo{}},
+		verifier: &verifier{issuer: c.Issuer, resource: c.Resource, profileClaim: c.ProfileClaim, allowJWTType: c.AllowJWTType, keys: keys,
+			subjectKey: key, now: time.Now, cache: map[[32]byte]verified{}},
 		share:       newFairShare(c.MaxInFlight, rate.Limit(c.Rate), c.Burst),
 		metadataURL: meta.String(),
 		metadata: &oauthex.ProtectedResourceMetadata{
@@ -115,6 +124,15 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 			ResourceName:           "ctool: Azabudai Hills concierge data",
 		},
 	}, nil
+}
+
+// Close stops fetching the issuer's keys.
+func (a *Auth) Close() { a.verifier.keys.close() }
+
+// setLog has the log written to l, and the key set's failed fetches too.
+func (a *Auth) setLog(l *Log) {
+	a.log = l
+	a.verifier.keys.log.Store(l)
 }
 
 // keyedHash names a subject in the log without revealing it: HMAC-SHA-256 under a key made at start,
@@ -254,6 +272,7 @@ var describe = map[string]string{
 	ReasonExpired:   "the token has expired, is not valid yet, or has no exp",
 	ReasonAudience:  "the token was issued by another issuer or for another resource",
 	ReasonSignature: "the token is malformed or its signature cannot be verified",
+	ReasonType:      "the token is malformed or its signature cannot be verified", // as malformed: the log says why
 }
 
 // metadataHandler serves the protected resource metadata, without authentication.

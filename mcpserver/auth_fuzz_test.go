@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 )
 
 // A bearer token is untrusted bytes: whatever they are, verify never panics, and a token it accepts
-// says what the issuer signed (the only way to be accepted is a signature by the issuer's key).
+// says what the issuer signed (the only way to be accepted is a signature by the issuer's key) and is
+// typed an access token.
 // go test ./mcpserver -run '^$' -fuzz FuzzVerifyToken
 func FuzzVerifyToken(f *testing.F) {
 	iss := newTestIssuer(f, false)
@@ -17,11 +19,15 @@ func FuzzVerifyToken(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(a.Close)
 	claims := iss.claims("user_criollo_heavy")
 	for _, kid := range []string{"rsa1", "ec1", "ed1"} {
 		f.Add(iss.mint(f, kid, claims))
 	}
 	f.Add(unsigned(claims))
+	f.Add(iss.mintTyp(f, "rsa1", "JWT", claims))
+	f.Add(iss.mintTyp(f, "ec1", nil, claims))
+	f.Add(iss.mintTyp(f, "ed1", "application/AT+JWT", claims))
 	f.Add(sign(f, jose.HS256, []byte("a shared secret of thirty-two by"), "hmac", claims))
 	f.Add("eyJhbGciOiJSUzI1NiJ9.e30.")
 	f.Add("")
@@ -35,6 +41,10 @@ func FuzzVerifyToken(f *testing.F) {
 		}
 		if ti.UserID != "user_criollo_heavy" || !slices.Equal(ti.Scopes, []string{ScopeSearch, ScopeProfile}) {
 			t.Errorf("accepted %q as %+v", token, ti)
+		}
+		tok, err := jwt.ParseSigned(token, Algorithms)
+		if err != nil || !accessTokenType(tok.Headers[0], false) {
+			t.Errorf("accepted %q, not typed at+jwt", token)
 		}
 	})
 }

@@ -28,9 +28,12 @@ type testIssuer struct {
 	*httptest.Server
 	oidcOnly bool // serve only /.well-known/openid-configuration
 
-	mu       sync.Mutex
-	keys     map[string]testKey // by kid, the ones the JWKS publishes
-	jwksHits atomic.Int32
+	mu           sync.Mutex
+	keys         map[string]testKey // by kid, the ones the JWKS publishes
+	cacheControl string             // the JWKS answer's Cache-Control, when set
+	jwksStatus   int                // the JWKS answer's status, when set
+	jwksHold     chan struct{}      // when set, the JWKS answers once it is closed
+	jwksHits     atomic.Int32
 }
 
 type testKey struct {
@@ -57,7 +60,24 @@ func newTestIssuer(t testing.TB, oidcOnly bool) *testIssuer {
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
 		iss.jwksHits.Add(1)
 		iss.mu.Lock()
+		hold := iss.jwksHold
+		iss.mu.Unlock()
+		if hold != nil {
+			select {
+			case <-hold:
+			case <-r.Context().Done(): // the fetch's time limit, or the key set's close
+				return
+			}
+		}
+		iss.mu.Lock()
 		defer iss.mu.Unlock()
+		if iss.cacheControl != "" {
+			w.Header().Set("Cache-Control", iss.cacheControl)
+		}
+		if iss.jwksStatus != 0 {
+			w.WriteHeader(iss.jwksStatus)
+			return
+		}
 		var set jose.JSONWebKeySet
 		for kid, k := range iss.keys {
 			set.Keys = append(set.Keys, jose.JSONWebKey{Key: k.key.Public(), KeyID: kid, Algorithm: string(k.alg), Use: "sig"})
@@ -86,6 +106,34 @@ func (iss *testIssuer) add(kid string, alg jose.SignatureAlgorithm, key crypto.S
 	iss.keys[kid] = testKey{alg, key}
 }
 
+func (iss *testIssuer) remove(kid string) {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	delete(iss.keys, kid)
+}
+
+// set changes the issuer under its lock.
+func (iss *testIssuer) set(f func()) {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	f()
+}
+
+// inMemory is a client that reaches the issuer's handler without the network: inside a
+// testing/synctest bubble, where connections are not durably blocked, time then moves as soon as
+// every goroutine waits.
+func (iss *testIssuer) inMemory() *http.Client {
+	return &http.Client{Transport: handlerTransport{iss.Config.Handler}}
+}
+
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
+}
+
 func (iss *testIssuer) key(kid string) testKey {
 	iss.mu.Lock()
 	defer iss.mu.Unlock()
@@ -99,10 +147,19 @@ func (iss *testIssuer) claims(sub string) map[string]any {
 		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "scope": ScopeSearch + " " + ScopeProfile}
 }
 
-// sign mints a token over claims with any key and kid.
+// sign mints a token over claims with any key and kid, typed at+jwt.
 func sign(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, claims map[string]any) string {
 	t.Helper()
-	opts := (&jose.SignerOptions{}).WithType("at+jwt")
+	return signTyp(t, alg, key, kid, "at+jwt", claims)
+}
+
+// signTyp mints a token over claims with any key, kid and typ header (none when typ is nil).
+func signTyp(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, typ any, claims map[string]any) string {
+	t.Helper()
+	opts := &jose.SignerOptions{}
+	if typ != nil {
+		opts = opts.WithHeader("typ", typ)
+	}
 	if kid != "" {
 		opts = opts.WithHeader("kid", kid)
 	}
@@ -115,6 +172,13 @@ func sign(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, claims
 		t.Fatal(err)
 	}
 	return tok
+}
+
+// mintTyp signs claims with the issuer's key kid and typ as the typ header (none when typ is nil).
+func (iss *testIssuer) mintTyp(t testing.TB, kid string, typ any, claims map[string]any) string {
+	t.Helper()
+	k := iss.key(kid)
+	return signTyp(t, k.alg, k.key, kid, typ, claims)
 }
 
 // mint signs claims with the issuer's key kid.

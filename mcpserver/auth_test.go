@@ -20,6 +20,7 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,6 +44,7 @@ func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(a.Close)
 	live := database.NewLive(dbPath)
 	t.Cleanup(live.Close)
 	finder, err := profile.NewFinder(live, "")
@@ -151,11 +153,20 @@ func TestAuthFailureClasses(t *testing.T) {
 		{"wrong iss", iss.mint(t, "rsa1", with(iss.claims(me), "iss", "https://other.example")), stores, 401, invalidToken, "audience", "", false},
 		{"wrong aud", iss.mint(t, "rsa1", with(iss.claims(me), "aud", "https://other.example/mcp")), stores, 401, invalidToken, "audience", "", false},
 		{"no aud", iss.mint(t, "rsa1", without(iss.claims(me), "aud")), stores, 401, invalidToken, "audience", "", false},
+		{"typ JWT", iss.mintTyp(t, "rsa1", "JWT", iss.claims(me)), stores, 401, invalidToken, "type", "", false},
+		{"no typ", iss.mintTyp(t, "rsa1", nil, iss.claims(me)), stores, 401, invalidToken, "type", "", false},
+		{"typ JWT with a bad signature", signTyp(t, jose.RS256, mustRSA(t), "rsa1", "JWT", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
+		{"typ application/at+jwt", iss.mintTyp(t, "ec1", "application/at+jwt", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"typ AT+JWT", iss.mintTyp(t, "ed1", "AT+JWT", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)), own, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
 		{"batch", iss.mint(t, "rsa1", iss.claims(me)), "[" + stores + "]", 400, "", "batch", "", false},
+		{"scopes joined by a tab", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\t"+ScopeProfile)), stores, 403,
+			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
+		{"scopes joined by a no-break space", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\u00a0"+ScopeProfile)), own, 403,
+			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)),
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_user_profile","Name":"search_stores","arguments":{}}}`, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
@@ -201,6 +212,63 @@ func TestAuthFailureClasses(t *testing.T) {
 				t.Errorf("log %q has no subject", line)
 			}
 		})
+	}
+}
+
+// The typ header (RFC 9068 section 4, RFC 7515 section 4.1.9), with and without AllowJWTType.
+func TestAccessTokenType(t *testing.T) {
+	for _, tc := range []struct {
+		typ             any // nil: no typ header
+		strict, allowed bool
+	}{
+		{"at+jwt", true, true},
+		{"AT+JWT", true, true},
+		{"application/at+jwt", true, true},
+		{"Application/At+Jwt", true, true},
+		{"JWT", false, true},
+		{"jwt", false, true},
+		{"application/jwt", false, true},
+		{nil, false, true},
+		{"", false, false},
+		{"at+jwt ", false, false},
+		{"application/", false, false},
+		{"application/application/at+jwt", false, false},
+		{"id_token+jwt", false, false},
+		{"at+jwt; charset=utf-8", false, false},
+		{"aт+jwt", false, false}, // a Cyrillic т
+		{"JWS", false, false},
+		{1, false, false},
+		{[]string{"at+jwt"}, false, false},
+	} {
+		h := jose.Header{ExtraHeaders: map[jose.HeaderKey]any{}}
+		if tc.typ != nil {
+			h.ExtraHeaders[jose.HeaderType] = tc.typ
+		}
+		if got := accessTokenType(h, false); got != tc.strict {
+			t.Errorf("typ %#v: %v, want %v", tc.typ, got, tc.strict)
+		}
+		if got := accessTokenType(h, true); got != tc.allowed {
+			t.Errorf("typ %#v with AllowJWTType: %v, want %v", tc.typ, got, tc.allowed)
+		}
+	}
+}
+
+// With AllowJWTType, a token typed JWT or not typed at all is accepted; another type still is not.
+func TestAuthAllowJWTType(t *testing.T) {
+	iss := newTestIssuer(t, false)
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{AllowJWTType: true})
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, tc := range []struct {
+		typ  any
+		want int
+	}{{"JWT", 200}, {nil, 200}, {"at+jwt", 200}, {"id_token+jwt", 401}, {"JOSE", 401}} {
+		got := s.post(t, iss.mintTyp(t, "rsa1", tc.typ, iss.claims("u")), list)
+		if got.status != tc.want {
+			t.Errorf("typ %v: %d %s, want %d", tc.typ, got.status, got.body, tc.want)
+		}
+		if tc.want == 401 && (got.challenge != invalidToken || !strings.Contains(s.log.String(), `"refusal":"type"`)) {
+			t.Errorf("typ %v: WWW-Authenticate %q, log %s", tc.typ, got.challenge, s.log)
+		}
 	}
 }
 
@@ -256,6 +324,7 @@ func TestAuthHandlerChecksScopeAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(a.Close)
 	live := database.NewLive("/nonexistent/ctool.duckdb")
 	t.Cleanup(live.Close)
 	finder, _ := profile.NewFinder(live, "")
@@ -287,37 +356,6 @@ func TestAuthProtectedResourceMetadata(t *testing.T) {
 		if resp.StatusCode != 200 || strings.TrimSpace(string(b)) != want {
 			t.Errorf("%s: %d %s\nwant %s", path, resp.StatusCode, b, want)
 		}
-	}
-}
-
-// A forged kid fetches the key set again at most once per RefetchEvery; a rotated key is found.
-func TestAuthKeyRefetchIsRateLimited(t *testing.T) {
-	iss := newTestIssuer(t, false)
-	every := 2 * time.Second
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{RefetchEvery: every})
-	forger := mustRSA(t)
-	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
-	if n := iss.jwksHits.Load(); n != 1 {
-		t.Fatalf("%d key set fetches at start, want 1", n)
-	}
-	for i := range 20 {
-		if got := s.post(t, sign(t, jose.RS256, forger, fmt.Sprint("forged", i), iss.claims("u")), list); got.status != 401 {
-			t.Fatalf("forged kid: %d", got.status)
-		}
-	}
-	if n := iss.jwksHits.Load(); n != 1 {
-		t.Errorf("%d key set fetches after 20 forged kids within %v, want 1", n, every)
-	}
-	iss.add("rsa2", jose.RS256, forger) // rotation
-	time.Sleep(every)
-	if got := s.post(t, iss.mint(t, "rsa2", iss.claims("u")), list); got.status != 200 {
-		t.Errorf("a rotated key: %d %s", got.status, got.body)
-	}
-	for i := range 20 {
-		s.post(t, sign(t, jose.RS256, forger, fmt.Sprint("again", i), iss.claims("u")), list)
-	}
-	if n := iss.jwksHits.Load(); n != 2 {
-		t.Errorf("%d key set fetches, want 2", n)
 	}
 }
 
@@ -405,6 +443,41 @@ func TestAuthFairShare(t *testing.T) {
 	}
 }
 
+// Scope tokens are separated by U+0020 alone (RFC 6749 section 3.3): any other white space or control
+// character is part of a token, which then names no scope ctool knows.
+func TestScopes(t *testing.T) {
+	for _, tc := range []struct {
+		scope string
+		scp   string
+		want  []string
+	}{
+		{"ctool:search ctool:profile", "", []string{"ctool:search", "ctool:profile"}},
+		{" ctool:search  ctool:profile ", "", []string{"ctool:search", "ctool:profile"}},
+		{"ctool:search\tctool:profile", "", []string{"ctool:search\tctool:profile"}},
+		{"ctool:search\u00a0ctool:profile", "", []string{"ctool:search\u00a0ctool:profile"}},
+		{"ctool:search\nctool:profile", "", []string{"ctool:search\nctool:profile"}},
+		{"ctool:search\rctool:profile", "", []string{"ctool:search\rctool:profile"}},
+		{"ctool:search\u3000ctool:profile", "", []string{"ctool:search\u3000ctool:profile"}},
+		{"ctool:search\u0000ctool:profile", "", []string{"ctool:search\u0000ctool:profile"}},
+		{"ctool:search\t", "", []string{"ctool:search\t"}},
+		{"", `["ctool:search", "ctool:profile"]`, []string{"ctool:search", "ctool:profile"}},
+		{"", `["ctool:search ctool:profile"]`, []string{"ctool:search ctool:profile"}},
+		{"", `"ctool:search ctool:profile"`, []string{"ctool:search", "ctool:profile"}},
+		{"", `"ctool:search\tctool:profile"`, []string{"ctool:search\tctool:profile"}},
+		{"", ``, nil},
+	} {
+		got := scopes(claims{Scope: tc.scope, SCP: json.RawMessage(tc.scp)})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("scope %q, scp %s: %q, want %q", tc.scope, tc.scp, got, tc.want)
+		}
+		for _, scope := range []string{ScopeSearch, ScopeProfile} {
+			if granted := hasScope(&auth.TokenInfo{Scopes: got}, scope); granted != slices.Contains(tc.want, scope) {
+				t.Errorf("scope %q, scp %s: %s granted %v", tc.scope, tc.scp, scope, granted)
+			}
+		}
+	}
+}
+
 func TestFairShare(t *testing.T) {
 	f := newFairShare(2, 10, 3)
 	now := time.Unix(1000, 0)
@@ -478,6 +551,7 @@ func BenchmarkAuthCachedToken(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(a.Close)
 	nothing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
 	body := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe'"})
 	token := iss.mint(b, "ec1", iss.claims("u"))
@@ -534,7 +608,7 @@ func TestAuthRefusalsCounted(t *testing.T) {
 		}
 	}
 	var total float64
-	for _, reason := range []string{"missing", "expired", "audience", "signature", "scope", "rate", "batch"} {
+	for _, reason := range []string{"missing", "expired", "audience", "signature", "type", "scope", "rate", "batch"} {
 		total += max(value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}), 0)
 	}
 	if total != 4 {

@@ -13,8 +13,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -69,18 +71,48 @@ func discoveryURLs(issuer string) []string {
 	return urls
 }
 
-// keySet is the issuer's public keys, fetched from its jwks_uri, and fetched again when a token names
-// a key it does not hold: at most once per every, so forged kids cannot make us hammer the issuer.
+// Key set fetches: the schedule's bounds, and each fetch's time limit.
+const (
+	DefaultKeysRefresh = 5 * time.Minute  // --jwks-refresh
+	MinKeysRefresh     = 10 * time.Second // the least time between scheduled fetches, whatever max-age says
+	fetchTimeout       = 10 * time.Second
+)
+
+// keySet is the issuer's public keys, fetched from its jwks_uri at start, then again on a schedule
+// and when a token names a key it does not hold.
+//
+// The schedule fetches every refresh, sooner when the last answer's Cache-Control max-age says so
+// (never sooner than MinKeysRefresh), and, after a failure, again after MinKeysRefresh, doubling up
+// to refresh: a key the issuer removed stops verifying within refresh of its removal. A failed fetch
+// keeps the keys fetched before. An unknown kid fetches at most once per every, so forged kids cannot
+// make ctool hammer the issuer.
+//
+// As coreos/go-oidc's RemoteKeySet does, one fetch runs at a time, in a goroutine of its own under
+// the key set's context, and whoever needs its result waits for its end within their own context; the
+// keys are read under a lock never held across a fetch. So a slow issuer delays only the tokens that
+// name a key ctool does not hold, never those it can verify.
 type keySet struct {
-	client *http.Client
-	uri    string
-	every  time.Duration
+	client  *http.Client
+	uri     string
+	every   time.Duration // the least time between fetches an unknown kid starts
+	refresh time.Duration // the longest time between scheduled fetches
 
 	mu   sync.RWMutex
 	keys []jose.JSONWebKey
+	gen  atomic.Uint64 // counts the fetches that removed or replaced a key
 
-	fetchMu sync.Mutex
-	fetched time.Time // the last attempt
+	fmu      sync.Mutex
+	inflight chan struct{} // closed when the fetch under way ends; nil when none is
+	tried    time.Time     // when the last fetch started
+	due      time.Time     // when the schedule fetches next
+	failures int           // scheduled or not, fetches failed in a row
+
+	moved  chan struct{} // tells run that due has changed
+	log    atomic.Pointer[Log]
+	ctx    context.Context
+	stop   context.CancelFunc
+	ran    chan struct{} // closed when run returns
+	closed sync.Once
 }
 
 func newHTTPClient() *http.Client {
@@ -91,15 +123,15 @@ func newHTTPClient() *http.Client {
 	}
 }
 
-// discover finds the issuer's jwks_uri and fetches its keys.
-func discover(ctx context.Context, client *http.Client, issuer string, every time.Duration) (*keySet, error) {
+// discover finds the issuer's jwks_uri, fetches its keys and starts the schedule (close stops it).
+func discover(ctx context.Context, client *http.Client, issuer string, every, refresh time.Duration) (*keySet, error) {
 	var problems []string
 	for _, u := range discoveryURLs(issuer) {
 		var meta struct {
 			Issuer  string `json:"issuer"`
 			JWKSURI string `json:"jwks_uri"`
 		}
-		if err := getJSON(ctx, client, u, &meta); err != nil {
+		if _, err := getJSON(ctx, client, u, &meta); err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
@@ -110,50 +142,78 @@ func discover(ctx context.Context, client *http.Client, issuer string, every tim
 		if err := CheckIssuer(meta.JWKSURI); err != nil {
 			return nil, fmt.Errorf("%s: jwks_uri %v", u, err)
 		}
-		ks := &keySet{client: client, uri: meta.JWKSURI, every: every, fetched: time.Now()}
-		if err := ks.fetch(ctx); err != nil {
+		ks := &keySet{client: client, uri: meta.JWKSURI, every: every, refresh: refresh, tried: time.Now(),
+			moved: make(chan struct{}, 1), ran: make(chan struct{})}
+		maxAge, err := ks.fetch(ctx)
+		if err != nil {
 			return nil, err
 		}
+		ks.schedule(maxAge, nil)
+		ks.ctx, ks.stop = context.WithCancel(context.Background())
+		go ks.run()
 		return ks, nil
 	}
 	return nil, fmt.Errorf("no authorization server metadata: %s", strings.Join(problems, "; "))
 }
 
-func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
+// getJSON reads the JSON document at u into v, and returns the answer's header.
+func getJSON(ctx context.Context, client *http.Client, u string, v any) (http.Header, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", u, resp.Status)
+		return nil, fmt.Errorf("%s: %s", u, resp.Status)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
 	if err != nil {
-		return fmt.Errorf("%s: %w", u, err)
+		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	if len(b) > maxDocument {
-		return fmt.Errorf("%s: larger than %d bytes", u, maxDocument)
+		return nil, fmt.Errorf("%s: larger than %d bytes", u, maxDocument)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", u, err)
+		return nil, fmt.Errorf("%s: %w", u, err)
 	}
-	return nil
+	return resp.Header, nil
 }
 
-// fetch replaces the keys with the issuer's current set. Keys ctool cannot use (symmetric ones,
-// encryption keys, unknown types) are skipped, one by one.
-func (ks *keySet) fetch(ctx context.Context) error {
+// maxAge reads Cache-Control's max-age (RFC 9111 section 5.2.2.1), -1 without one; no-store and
+// no-cache count as 0.
+func maxAge(h http.Header) time.Duration {
+	age := time.Duration(-1)
+	for _, line := range h.Values("Cache-Control") {
+		for directive := range strings.SplitSeq(line, ",") {
+			name, value, _ := strings.Cut(strings.TrimSpace(directive), "=")
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "no-store", "no-cache":
+				return 0
+			case "max-age":
+				n, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(value), `"`), 10, 32)
+				if err == nil && (age < 0 || time.Duration(n)*time.Second < age) {
+					age = time.Duration(n) * time.Second
+				}
+			}
+		}
+	}
+	return age
+}
+
+// fetch replaces the keys with the issuer's current set, and returns the answer's max-age. Keys ctool
+// cannot use (symmetric ones, encryption keys, unknown types) are skipped, one by one.
+func (ks *keySet) fetch(ctx context.Context) (time.Duration, error) {
 	var doc struct {
 		Keys []json.RawMessage `json:"keys"`
 	}
-	if err := getJSON(ctx, ks.client, ks.uri, &doc); err != nil {
-		return err
+	header, err := getJSON(ctx, ks.client, ks.uri, &doc)
+	if err != nil {
+		return -1, err
 	}
 	var keys []jose.JSONWebKey
 	for _, raw := range doc.Keys {
@@ -170,25 +230,144 @@ func (ks *keySet) fetch(ctx context.Context) error {
 		}
 	}
 	ks.mu.Lock()
+	if !covers(keys, ks.keys) {
+		ks.gen.Add(1) // the tokens verified with a key now gone are verified again
+	}
 	ks.keys = keys
 	ks.mu.Unlock()
-	return nil
+	return maxAge(header), nil
 }
 
-// find returns the key a token's header names, fetching the set again (rate-limited) when the kid is
-// unknown.
+// covers reports whether every key of old is in keys, the same key under the same kid and algorithm.
+func covers(keys, old []jose.JSONWebKey) bool {
+	id := func(k jose.JSONWebKey) string {
+		t, _ := k.Thumbprint(crypto.SHA256)
+		return k.KeyID + "\x00" + k.Algorithm + "\x00" + k.Use + "\x00" + string(t)
+	}
+	have := map[string]bool{}
+	for _, k := range keys {
+		have[id(k)] = true
+	}
+	for _, k := range old {
+		if !have[id(k)] {
+			return false
+		}
+	}
+	return true
+}
+
+// schedule sets when the schedule fetches next, after a fetch that ended with err and maxAge. fmu is
+// held, or the schedule has not started.
+func (ks *keySet) schedule(maxAge time.Duration, err error) {
+	next := ks.refresh
+	if err != nil {
+		ks.failures++
+		next = MinKeysRefresh << min(ks.failures-1, 16)
+	} else {
+		ks.failures = 0
+		if maxAge >= 0 {
+			next = min(next, maxAge)
+		}
+	}
+	ks.due = time.Now().Add(min(max(next, MinKeysRefresh), ks.refresh))
+}
+
+// start begins a fetch unless one is under way, and returns the channel closed at its end. fmu is held.
+func (ks *keySet) start() chan struct{} {
+	if ks.inflight != nil {
+		return ks.inflight
+	}
+	done := make(chan struct{})
+	ks.inflight, ks.tried = done, time.Now()
+	go func() {
+		ctx, cancel := context.WithTimeout(ks.ctx, fetchTimeout)
+		maxAge, err := ks.fetch(ctx)
+		cancel()
+		if err != nil && ks.ctx.Err() == nil {
+			ks.log.Load().keysFailed(err)
+		}
+		ks.fmu.Lock()
+		ks.schedule(maxAge, err)
+		ks.inflight = nil
+		ks.fmu.Unlock()
+		select {
+		case ks.moved <- struct{}{}:
+		default:
+		}
+		close(done)
+	}()
+	return done
+}
+
+// run is the schedule: it fetches when due comes, until close.
+func (ks *keySet) run() {
+	defer close(ks.ran)
+	timer := time.NewTimer(ks.untilDue())
+	defer timer.Stop()
+	for {
+		select {
+		case <-ks.ctx.Done():
+			return
+		case <-ks.moved: // a fetch for an unknown kid moved due
+		case <-timer.C:
+			if ks.untilDue() <= 0 {
+				ks.fmu.Lock()
+				done := ks.start()
+				ks.fmu.Unlock()
+				select {
+				case <-done:
+				case <-ks.ctx.Done():
+					return
+				}
+			}
+		}
+		timer.Reset(ks.untilDue())
+	}
+}
+
+func (ks *keySet) untilDue() time.Duration {
+	ks.fmu.Lock()
+	defer ks.fmu.Unlock()
+	return time.Until(ks.due)
+}
+
+// close stops the schedule and waits for a fetch under way to end.
+func (ks *keySet) close() {
+	ks.closed.Do(func() {
+		ks.stop()
+		<-ks.ran
+		ks.fmu.Lock()
+		done := ks.inflight
+		ks.fmu.Unlock()
+		if done != nil {
+			<-done
+		}
+	})
+}
+
+// generation changes when a fetch removes or replaces a key.
+func (ks *keySet) generation() uint64 { return ks.gen.Load() }
+
+// find returns the key a token's header names. For a kid it does not hold it fetches the set again,
+// or waits for the fetch under way, unless the last began less than every ago; ctx bounds the wait.
 func (ks *keySet) find(ctx context.Context, kid, alg string) (crypto.PublicKey, bool) {
 	if k, ok := ks.lookup(kid, alg); ok {
 		return k, true
 	}
-	ks.fetchMu.Lock()
-	if time.Since(ks.fetched) < ks.every {
-		ks.fetchMu.Unlock()
-		return ks.lookup(kid, alg)
+	ks.fmu.Lock()
+	done := ks.inflight
+	if done == nil && time.Since(ks.tried) >= ks.every {
+		done = ks.start()
 	}
-	ks.fetched = time.Now()
-	ks.fetch(ctx) // on failure the old keys stay
-	ks.fetchMu.Unlock()
+	ks.fmu.Unlock()
+	if done == nil {
+		return nil, false
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, false
+	}
 	return ks.lookup(kid, alg)
 }
 
@@ -216,15 +395,23 @@ type claims struct {
 	ClientID string          `json:"client_id"`
 }
 
-// verifier checks access tokens and keeps the ones it accepted until they expire.
+// verifier checks access tokens and keeps the ones it accepted until they expire, or until a fetch of
+// the key set removes or replaces a key (then each is checked again at its next use).
 type verifier struct {
 	issuer, resource, profileClaim string
+	allowJWTType                   bool // typ JWT, or none, passes as well as at+jwt
 	keys                           *keySet
 	subjectKey                     []byte
 	now                            func() time.Time
 
 	mu    sync.Mutex
-	cache map[[32]byte]*auth.TokenInfo
+	cache map[[32]byte]verified
+}
+
+// verified is a token accepted with the keys of one generation.
+type verified struct {
+	ti  *auth.TokenInfo
+	gen uint64
 }
 
 // Refusal reasons, as the log and Refused name them.
@@ -233,6 +420,7 @@ const (
 	ReasonExpired   = "expired"   // past exp, before nbf or iat, or no exp at all
 	ReasonAudience  = "audience"  // minted by another issuer or for another resource
 	ReasonSignature = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
+	ReasonType      = "type"      // signed by the issuer, but its typ is not at+jwt: not an access token
 	ReasonScope     = "scope"     // the token lacks the tool's scope
 	ReasonRate      = "rate"      // past the caller's rate or calls in flight
 	ReasonBatch     = "batch"     // a JSON-RPC batch
@@ -245,12 +433,13 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 		return nil, ReasonSignature
 	}
 	sum := sha256.Sum256([]byte(raw))
+	gen := v.keys.generation() // before the check: a token checked with keys a fetch replaces meanwhile is checked again
 	v.mu.Lock()
-	ti, ok := v.cache[sum]
+	c, ok := v.cache[sum]
 	v.mu.Unlock()
 	if ok {
-		if now.Before(ti.Expiration.Add(Skew)) {
-			return ti, ""
+		if c.gen == gen && now.Before(c.ti.Expiration.Add(Skew)) {
+			return c.ti, ""
 		}
 		v.mu.Lock()
 		delete(v.cache, sum)
@@ -263,7 +452,7 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 	v.mu.Lock()
 	if len(v.cache) >= maxVerified {
 		for k, c := range v.cache {
-			if !now.Before(c.Expiration.Add(Skew)) {
+			if c.gen != gen || !now.Before(c.ti.Expiration.Add(Skew)) {
 				delete(v.cache, k)
 			}
 		}
@@ -271,7 +460,7 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 			clear(v.cache)
 		}
 	}
-	v.cache[sum] = ti
+	v.cache[sum] = verified{ti, gen}
 	v.mu.Unlock()
 	return ti, ""
 }
@@ -294,6 +483,10 @@ func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.
 	if err := tok.Claims(key, &std, &more, &all); err != nil {
 		return nil, ReasonSignature
 	}
+	// After the signature: only the issuer's own tokens learn that their type is wrong.
+	if !accessTokenType(h, v.allowJWTType) {
+		return nil, ReasonType
+	}
 	if std.Expiry == nil {
 		return nil, ReasonExpired
 	}
@@ -315,10 +508,55 @@ func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.
 	return ti, ""
 }
 
-// scopes reads scope (space-separated, RFC 8693 and 9068) or scp (a list, or a string).
+// accessTokenType reports whether a JWS header's typ names a JWT access token: at+jwt, RFC 9068
+// section 4 (which has a resource server refuse any other value, and section 2.1 makes typ required),
+// compared without regard to ASCII case and with its "application/" prefix optional (RFC 7515
+// section 4.1.9). Explicit typing keeps an ID token or another JWT the issuer signs from passing for
+// an access token (RFC 8725 section 3.11). With allowJWT, typ JWT and no typ pass as well: the
+// access tokens of issuers that do not follow RFC 9068.
+func accessTokenType(h jose.Header, allowJWT bool) bool {
+	v, present := h.ExtraHeaders[jose.HeaderType]
+	if !present {
+		return allowJWT
+	}
+	typ, ok := v.(string)
+	if !ok {
+		return false
+	}
+	if len(typ) > len("application/") && asciiEqualFold(typ[:len("application/")], "application/") {
+		typ = typ[len("application/"):]
+	}
+	return asciiEqualFold(typ, "at+jwt") || allowJWT && asciiEqualFold(typ, "jwt")
+}
+
+// asciiEqualFold is strings.EqualFold for ASCII letters only, as media types compare.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// scopes reads scope (RFC 8693 and 9068: scope tokens separated by U+0020, RFC 6749 section 3.3) or
+// scp (a list, or a string of the same form). Only U+0020 separates: "ctool:search\tctool:profile" or
+// one joined by a no-break space is a single token, which is no scope ctool knows. Such a token is not
+// refused outright: ctool compares its scopes exactly, so a malformed one grants nothing, and a token
+// that grants other services a scope ctool does not read stays usable here.
 func scopes(c claims) []string {
 	if c.Scope != "" {
-		return strings.Fields(c.Scope)
+		return splitScope(c.Scope)
 	}
 	var list []string
 	if json.Unmarshal(c.SCP, &list) == nil {
@@ -326,7 +564,18 @@ func scopes(c claims) []string {
 	}
 	var s string
 	if json.Unmarshal(c.SCP, &s) == nil {
-		return strings.Fields(s)
+		return splitScope(s)
 	}
 	return nil
+}
+
+// splitScope splits a scope string on U+0020 alone, dropping the empty tokens of repeated spaces.
+func splitScope(s string) []string {
+	var tokens []string
+	for t := range strings.SplitSeq(s, " ") {
+		if t != "" {
+			tokens = append(tokens, t)
+		}
+	}
+	return tokens
 }

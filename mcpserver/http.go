@@ -21,15 +21,16 @@ const Path = "/mcp"
 // another origin (a web page's script), which the Host check alone lets through on a remote server.
 //
 // With auth, every request to Path needs a bearer token (Auth.protect), and the protected resource
-// metadata is served without one.
+// metadata is served without one. Each request's JSON-RPC id comes back as it was sent (keepIDs).
 func handler(srv *mcp.Server, auth *Auth) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		// A client that gives up on a request (it closes the connection) stops its query, for the
 		// protocol versions where the POST is the whole request; older ones rely on the timeout.
 		PropagateRequestCancellation: true,
 	})
+	h := keepIDs(sdk)
 	mux := http.NewServeMux()
 	if auth == nil {
 		mux.Handle(Path, checkOrigin(h))

@@ -79,6 +79,15 @@ func (l *Log) Warning(warning string) {
 	}{warning})
 }
 
+// keysFailed writes the line of a failed fetch of the issuer's key set: the keys fetched before stay
+// in use.
+func (l *Log) keysFailed(err error) {
+	l.Write(time.Now(), struct {
+		Keys  string `json:"keys"`
+		Error string `json:"error"`
+	}{"fetch_failed", err.Error()})
+}
+
 // stop writes the line a drain ends with: how long it took, and how many calls it had to cut off.
 func (l *Log) stop(took time.Duration, cut int) {
 	l.Write(time.Now(), struct {

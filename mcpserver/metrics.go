@@ -87,7 +87,7 @@ func (m *Metrics) WorkerEnded(why string) {
 }
 
 // AuthRefused counts a request refused by authentication; reason is one of the fixed words of
-// Auth's refusals (missing, expired, audience, signature, scope, rate, batch), never anything read
+// Auth's refusals (missing, expired, audience, signature, type, scope, rate, batch), never anything read
 // from the token.
 func (m *Metrics) AuthRefused(reason string) {
 	if m != nil {

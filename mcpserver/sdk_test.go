@@ -200,3 +200,44 @@ func TestStdioAnswersEverythingReadBeforeEOF(t *testing.T) {
 		}
 	}
 }
+
+// https://github.com/modelcontextprotocol/go-sdk/pull/1178 and pull/1253 (open): the SDK answers a
+// request with an id it could not keep, and takes an id of null for a notification. When this
+// fails, check what the SDK does with each of idCases (ids_test.go) before dropping the keeper.
+func TestSDKChangesIDs(t *testing.T) {
+	in := strings.Replace(initializeLine, `"id":1`, `"id":"init"`, 1) + "\n" + initializedLine + "\n" +
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n"
+	inR, inW := io.Pipe()
+	out := &watchedBuffer{want: `"id":"last"`, seen: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() { done <- slowServer(0).Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: out}) }()
+	io.WriteString(inW, in)
+	select {
+	case <-out.seen: // the SDK answers these in order
+	case <-time.After(30 * time.Second): // a hang guard
+	}
+	inW.Close()
+	<-done
+	got := out.String()
+	if !strings.Contains(got, `{"jsonrpc":"2.0","id":1,"result":{}}`) || !strings.Contains(got, `{"jsonrpc":"2.0","id":9007199254740992,"result":{}}`) ||
+		strings.Contains(got, `"id":null`) || strings.Count(got, `"result":{}`) != 3 {
+		t.Fatalf("the SDK now keeps ids 1.5 and 2^53+1, or answers an id of null:\n%s", got)
+	}
+}
+
+// watchedBuffer is a syncBuffer that closes seen once what is written holds want.
+type watchedBuffer struct {
+	syncBuffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *watchedBuffer) Write(p []byte) (int, error) {
+	n, err := w.syncBuffer.Write(p)
+	if strings.Contains(w.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return n, err
+}

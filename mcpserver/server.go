@@ -62,7 +62,7 @@ func New(c Config) *mcp.Server {
 	}
 	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: c.Log, auth: c.Auth, metrics: c.Metrics}
 	if c.Auth != nil {
-		c.Auth.log = h.log
+		c.Auth.setLog(h.log)
 		srv.AddReceivingMiddleware(listOwnTools)
 	}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted

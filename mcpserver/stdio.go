@@ -43,6 +43,9 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 //   - At the end of its input it cancels the requests in flight and refuses to write their answers
 //     (https://github.com/modelcontextprotocol/go-sdk/issues/1061). The filter holds the end of the
 //     input back until every request read has been answered, or drain has passed.
+//   - It answers a request with an id it could not keep (1.5 as 1, 2^53+1 as 2^53), and takes an id of
+//     null for a notification, which it never answers. The filter stands a surrogate in for such an
+//     id and puts the id as sent back into the answer (ids.go), and answers a null id -32600.
 //
 // sdk_test.go asserts each of these behaviours of the SDK, so that its fix shows.
 func NewStdioTransport(in io.Reader, out io.Writer, drain time.Duration) mcp.Transport {
@@ -66,6 +69,7 @@ type stdioFilter struct {
 	answered  chan struct{}       // signalled after an answer is written
 	initIDs   map[jsonrpc.ID]bool // initialize requests not yet answered
 	protocol  string              // the protocol version the SDK agreed to, once it has
+	ids       idKeeper            // the ids the SDK would not keep, until answered
 }
 
 func newStdioFilter(out io.Writer) *stdioFilter {
@@ -100,9 +104,9 @@ func (f *stdioFilter) pump(in io.Reader, w io.Writer) error {
 		line, tooLong, err := readLine(r)
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			if tooLong {
-				f.reject(jsonrpc.ID{}, -32700, "Parse error: the message is longer than 16 MiB")
-			} else if ok := f.admit(line); ok {
-				if _, werr := w.Write(append(line, '\n')); werr != nil {
+				f.reject(nil, -32700, "Parse error: the message is longer than 16 MiB")
+			} else if msg, ok := f.admit(line); ok {
+				if _, werr := w.Write(append(msg, '\n')); werr != nil {
 					return werr
 				}
 			}
@@ -133,12 +137,12 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-// admit decides whether the SDK gets a line, answering it with an error if not, and keeps track of
-// requests and cancellations.
-func (f *stdioFilter) admit(line []byte) bool {
+// admit decides whether the SDK gets a line, and what of it (ids.go), answering it with an error if
+// not, and keeps track of requests and cancellations.
+func (f *stdioFilter) admit(line []byte) ([]byte, bool) {
 	if !json.Valid(line) {
-		f.reject(jsonrpc.ID{}, -32700, "Parse error")
-		return false
+		f.reject(nil, -32700, "Parse error")
+		return nil, false
 	}
 	trimmed := bytes.TrimSpace(line)
 	if trimmed[0] == '[' {
@@ -146,38 +150,66 @@ func (f *stdioFilter) admit(line []byte) bool {
 		noBatches := f.protocol >= "2025-06-18"
 		f.mu.Unlock()
 		if noBatches {
-			f.reject(jsonrpc.ID{}, -32600, "Invalid Request: JSON-RPC batches are not part of MCP from 2025-06-18 on")
-			return false
+			f.reject(nil, -32600, "Invalid Request: JSON-RPC batches are not part of MCP from 2025-06-18 on")
+			return nil, false
 		}
 		var batch []json.RawMessage
 		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
-			f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
-			return false
+			f.reject(nil, -32600, "Invalid Request")
+			return nil, false
 		}
 		var msgs []jsonrpc.Message
-		for _, raw := range batch {
-			msg, err := jsonrpc.DecodeMessage(raw)
+		var surrogates []string
+		changed := false
+		for i, raw := range batch {
+			out, s, err := f.ids.request(raw)
+			if s != "" {
+				surrogates = append(surrogates, s)
+			}
+			if out != nil {
+				batch[i], changed = out, true
+			}
+			var msg jsonrpc.Message
+			if err == nil {
+				msg, err = jsonrpc.DecodeMessage(batch[i])
+			}
 			if err != nil || !wellFormed(msg) {
-				f.reject(jsonrpc.ID{}, -32600, "Invalid Request")
-				return false
+				for _, s := range surrogates {
+					f.ids.drop(s)
+				}
+				f.reject(nil, -32600, "Invalid Request")
+				return nil, false
 			}
 			msgs = append(msgs, msg)
 		}
 		for _, msg := range msgs {
 			f.track(msg)
 		}
-		return true
+		if changed {
+			return encode(batch), true
+		}
+		return line, true
 	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
+	out, s, err := f.ids.request(trimmed)
+	if out == nil {
+		out = trimmed
+	}
+	var msg jsonrpc.Message
+	if err == nil {
+		msg, err = jsonrpc.DecodeMessage(out)
+	}
 	if err == nil && !wellFormed(msg) {
 		err = errors.New("neither a method nor a result or error")
 	}
 	if err != nil {
+		if s != "" {
+			f.ids.drop(s)
+		}
 		f.reject(idOf(trimmed), -32600, "Invalid Request: "+err.Error())
-		return false
+		return nil, false
 	}
 	f.track(msg)
-	return true
+	return out, true
 }
 
 // wellFormed rejects what the SDK decodes as a response but JSON-RPC does not allow: one with
@@ -221,35 +253,18 @@ func (f *stdioFilter) track(msg jsonrpc.Message) {
 	}
 }
 
-// idOf is the id of a message that could not be decoded, when it has a usable one.
-func idOf(line []byte) jsonrpc.ID {
-	var m struct {
-		ID any `json:"id"`
+// idOf is the id of a message that could not be decoded, as sent, when it is a string or a number
+// (nil otherwise: the answer's id is then null).
+func idOf(line []byte) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || !keepable(m["id"]) {
+		return nil
 	}
-	if json.Unmarshal(line, &m) != nil {
-		return jsonrpc.ID{}
-	}
-	id, err := jsonrpc.MakeID(m.ID)
-	if err != nil {
-		return jsonrpc.ID{}
-	}
-	return id
+	return m["id"]
 }
 
-func (f *stdioFilter) reject(id jsonrpc.ID, code int64, message string) {
-	// JSON-RPC wants "id": null when the request's id is unknown; the SDK's encoder leaves it out.
-	rawID := json.RawMessage("null")
-	if id.IsValid() {
-		rawID, _ = json.Marshal(id.Raw())
-	}
-	b, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", rawID, jsonrpc.Error{Code: code, Message: message}})
-	if err != nil {
-		return
-	}
+func (f *stdioFilter) reject(id json.RawMessage, code int64, message string) {
+	b := errorAnswer(id, code, message)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.out.Write(append(b, '\n'))
@@ -280,9 +295,16 @@ func (f *stdioFilter) Write(p []byte) (int, error) {
 			}
 			if f.cancelled[id] {
 				delete(f.cancelled, id)
+				f.ids.restore(p) // forgets the surrogate
 				return len(p), nil
 			}
 		}
+	}
+	if f.ids.kept() {
+		if _, err := f.out.Write(f.ids.restore(p)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
 	}
 	return f.out.Write(p)
 }

@@ -118,6 +118,9 @@ func FuzzStdioFilter(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\r\n" + `[{"jsonrpc":"2.0","id":"a","method":"ping"}]`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}` + "\n{bad\n[]\nnull\n",
 		`{"jsonrpc":"2.0","id":3}` + "\n" + `{"jsonrpc":"2.0","id":{"a":1},"method":"x"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":12345678901234567890123,"method":"ping"}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}` + "\n" + `{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":-0,"method":"ping"},{"jsonrpc":"2.0","id":"\ud800","method":"ping"}]` + "\n" + `{"jsonrpc":"2.0","id":1e400,"method":"x"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -127,22 +130,43 @@ func FuzzStdioFilter(f *testing.F) {
 		if err := fl.pump(bytes.NewReader(in), &passed); err != nil {
 			t.Fatal(err)
 		}
+		var requests []*jsonrpc.Request
 		for _, line := range strings.Split(strings.TrimSuffix(passed.String(), "\n"), "\n") {
 			if line == "" {
 				continue
 			}
+			var msgs []json.RawMessage
 			if line[0] == '[' {
-				var batch []json.RawMessage
-				if err := json.Unmarshal([]byte(line), &batch); err != nil || len(batch) == 0 {
+				if err := json.Unmarshal([]byte(line), &msgs); err != nil || len(msgs) == 0 {
 					t.Fatalf("passed a bad batch %q", line)
 				}
-				continue
+			} else {
+				msgs = []json.RawMessage{json.RawMessage(line)}
 			}
-			if _, err := jsonrpc.DecodeMessage([]byte(line)); err != nil {
-				t.Fatalf("passed %q, which the SDK cannot decode: %v", line, err)
+			for _, raw := range msgs {
+				msg, err := jsonrpc.DecodeMessage(raw)
+				if err != nil && line[0] != '[' {
+					t.Fatalf("passed %q, which the SDK cannot decode: %v", line, err)
+				}
+				if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+					requests = append(requests, req)
+				}
 			}
 		}
-		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		own := out.String() // the filter's own answers
+		// The SDK answers each request it was passed, with the id it read: no surrogate reaches the
+		// client.
+		for _, req := range requests {
+			b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Result: json.RawMessage("{}")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fl.Write(append(b, '\n'))
+		}
+		if strings.Contains(out.String(), idPrefix) {
+			t.Fatalf("a surrogate id reached the client:\n%s", out.String())
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(own, "\n"), "\n") {
 			if line == "" {
 				continue
 			}

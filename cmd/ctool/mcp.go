@@ -21,7 +21,7 @@ func newMCPCommand(e *env) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve the four agent tools to MCP clients from one open database (stdio, or HTTP)",
 		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote] [--drain D]] [--metrics ADDR] [--timeout D] [--profile-id ID]\n" +
-			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N] [--drain D] [--metrics ADDR]",
+			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N] [--jwks-refresh D] [--allow-typ-jwt] [--drain D] [--metrics ADDR]",
 		Description: "Serves search_events, search_stores, search_products and get_user_profile over the Model Context\n" +
 			"Protocol: the descriptions and input schemas of 'ctool tools', the guard, row cap and JSON answers of\n" +
 			"'ctool query --format json' and every rule of 'ctool profile'. The database is opened once, read-only;\n" +
@@ -32,16 +32,21 @@ func newMCPCommand(e *env) *cli.Command {
 			"rebinding).\n\n" +
 			"With --auth-issuer the HTTP server is an OAuth 2.1 resource server: every request needs\n" +
 			"'Authorization: Bearer <JWT access token>' from that issuer (keys found by RFC 8414 or OpenID discovery,\n" +
-			"RS256, ES256 or EdDSA, exp required) whose aud holds the --resource URL. ctool:search grants the three\n" +
-			"search tools, ctool:profile get_user_profile, which then returns only the caller's own profile (the id\n" +
-			"in --profile-claim; any other id is not found). Without a valid token: 401 and WWW-Authenticate naming\n" +
+			"RS256, ES256 or EdDSA, exp required, typ at+jwt as RFC 9068 asks; --allow-typ-jwt also takes typ JWT or\n" +
+			"none, as Auth0's default profile, Keycloak, Entra ID and Cognito mint) whose aud holds the --resource URL.\n" +
+			"The issuer's key set is fetched again every --jwks-refresh (sooner if its Cache-Control max-age says so,\n" +
+			"never under 10s) and when a token names a key ctool does not hold (at most once every 10s), so a key the\n" +
+			"issuer removes stops working within --jwks-refresh; a failed fetch keeps the keys and is logged.\n" +
+			"Scope tokens are separated by U+0020 only. ctool:search grants the three search tools, ctool:profile\n" +
+			"get_user_profile, which then returns only the caller's own profile (the id in --profile-claim; any\n" +
+			"other id is not found). Without a valid token: 401 and WWW-Authenticate naming\n" +
 			"the metadata at /.well-known/oauth-protected-resource/mcp; without the tool's scope: 403; past\n" +
 			"--max-calls-per-user calls in flight or --calls-per-second: 429 with Retry-After. Without\n" +
 			"--auth-issuer, --allow-remote serves every profile to anyone who reaches the port (a warning says so).\n" +
 			"NARRATIVE_DATA_FILE chooses the profiles, as for 'ctool profile'. Each call writes one JSON line on\n" +
 			"stderr: {\"time\", \"tool\", \"ms\", \"rows\", \"truncated\"} (\"found\" for get_user_profile), \"refusal\"\n" +
 			"with the error's kind when it failed, and with auth \"subject\" (a keyed hash, never the id) and, for a\n" +
-			"refused request, the reason: missing, expired, audience, signature, scope, rate or batch.\n\n" +
+			"refused request, the reason: missing, expired, audience, signature, type, scope, rate or batch.\n\n" +
 			"Stops on SIGINT or SIGTERM: over HTTP the calls in flight finish within --drain while new calls are\n" +
 			"answered 503 with Retry-After; a second signal stops at once. On stdio it stops when stdin closes,\n" +
 			"after answering every request already read. --metrics ADDR serves /healthz, /readyz (503 until the\n" +
@@ -66,6 +71,8 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "profile-claim", Value: "sub", Usage: "with --auth-issuer: the token claim `NAME` holding the caller's profile id"},
 			&cli.IntFlag{Name: "max-calls-per-user", Value: 4, Usage: "with --auth-issuer: at most `N` calls in flight per user"},
 			&cli.Float64Flag{Name: "calls-per-second", Value: 20, Usage: "with --auth-issuer: each user's sustained rate `R` (bursts of twice it)"},
+			&cli.DurationFlag{Name: "jwks-refresh", Value: mcpserver.DefaultKeysRefresh, Usage: "with --auth-issuer: fetch the issuer's key set again every `D` (at least 10s), so a removed key stops working within D"},
+			&cli.BoolFlag{Name: "allow-typ-jwt", Usage: "with --auth-issuer: also accept tokens whose typ header is JWT, or absent (issuers that do not mint RFC 9068 at+jwt)"},
 		},
 		Action: func(c *cli.Context) error {
 			opts, err := e.mcpOptions(c)
@@ -143,7 +150,7 @@ func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
 // authOptions reads the OAuth flags: nil without --auth-issuer, where the others make no sense.
 func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 	if !c.IsSet("auth-issuer") {
-		for _, name := range []string{"resource", "profile-claim", "max-calls-per-user", "calls-per-second"} {
+		for _, name := range []string{"resource", "profile-claim", "max-calls-per-user", "calls-per-second", "jwks-refresh", "allow-typ-jwt"} {
 			if c.IsSet(name) {
 				return nil, usageError("--%s applies only with --auth-issuer", name)
 			}
@@ -166,10 +173,12 @@ func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 		return nil, usageError("--max-calls-per-user %d: want at least 1", c.Int("max-calls-per-user"))
 	case !(c.Float64("calls-per-second") > 0):
 		return nil, usageError("--calls-per-second %v: want more than 0", c.Float64("calls-per-second"))
+	case c.Duration("jwks-refresh") < mcpserver.MinKeysRefresh:
+		return nil, usageError("--jwks-refresh %v: want at least %v (the issuer is not asked for its keys more often)", c.Duration("jwks-refresh"), mcpserver.MinKeysRefresh)
 	}
 	return &mcpserver.AuthConfig{Issuer: c.String("auth-issuer"), Resource: c.String("resource"),
 		ProfileClaim: c.String("profile-claim"), MaxInFlight: c.Int("max-calls-per-user"),
-		Rate: c.Float64("calls-per-second")}, nil
+		Rate: c.Float64("calls-per-second"), KeysRefresh: c.Duration("jwks-refresh"), AllowJWTType: c.Bool("allow-typ-jwt")}, nil
 }
 
 func runMCP(ctx context.Context, opts *mcpOptions) error {
@@ -226,6 +235,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		if auth, err = mcpserver.NewAuth(ctx, *opts.auth); err != nil {
 			return err
 		}
+		defer auth.Close()
 	} else if addr != "" && !mcpserver.IsLoopback(addr) {
 		log.Warning("--http " + addr + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}

@@ -6,9 +6,11 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,21 +44,32 @@ func TestMCPAuth(t *testing.T) {
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]string{"issuer": iss.URL, "jwks_uri": iss.URL + "/jwks"})
 	})
+	var removed atomic.Bool         // the issuer has taken k1 out of its key set
+	fetched := make(chan bool, 100) // each key set fetch, and whether k1 was out
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Use: "sig"}}})
+		set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Use: "sig"}}}
+		if removed.Load() {
+			set.Keys = nil
+		}
+		json.NewEncoder(w).Encode(set)
+		fetched <- removed.Load()
 	})
 	const resource = "https://concierge.test/mcp"
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, (&jose.SignerOptions{}).WithHeader("kid", "k1"))
-	if err != nil {
-		t.Fatal(err)
+	mint := func(typ string) string {
+		signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, (&jose.SignerOptions{}).WithType(jose.ContentType(typ)).WithHeader("kid", "k1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, err := jwt.Signed(signer).Claims(map[string]any{"iss": iss.URL, "aud": resource, "sub": "visitor-7",
+			"profile_id": "user_family_weekend", "exp": time.Now().Add(time.Hour).Unix(), "scope": "ctool:search ctool:profile"}).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return token
 	}
-	token, err := jwt.Signed(signer).Claims(map[string]any{"iss": iss.URL, "aud": resource, "sub": "visitor-7",
-		"profile_id": "user_family_weekend", "exp": time.Now().Add(time.Hour).Unix(), "scope": "ctool:search ctool:profile"}).Serialize()
-	if err != nil {
-		t.Fatal(err)
-	}
+	token := mint("at+jwt")
 
-	s := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id")
+	s := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id", "--jwks-refresh", "10s")
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ctool-e2e", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
@@ -85,13 +98,73 @@ func TestMCPAuth(t *testing.T) {
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
 		t.Errorf("no token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
+	// A token the issuer signed but typed JWT, as an ID token is: refused as a malformed one is, and
+	// logged as the type.
+	req, _ := http.NewRequest("POST", s.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+mint("JWT"))
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.Contains(string(body), "malformed") {
+		t.Errorf("typ JWT: %d %s", resp.StatusCode, body)
+	}
 	// The log is read from the server's stderr as it comes.
 	log := s.stderr.String()
-	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"missing"`) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"type"`) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		log = s.stderr.String()
 	}
-	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
+	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"refusal":"type"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
 		t.Errorf("log:\n%s", log)
+	}
+
+	// With --allow-typ-jwt the same token is served.
+	legacy := startMCPHTTP(t, "--db", db, "--auth-issuer", iss.URL, "--resource", resource, "--profile-claim", "profile_id", "--allow-typ-jwt")
+	cs2, err := mcp.NewClient(&mcp.Implementation{Name: "ctool-e2e", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: legacy.url, HTTPClient: &http.Client{Transport: bearer{mint("JWT")}}}, nil)
+	if err != nil {
+		t.Fatalf("--allow-typ-jwt, typ JWT: %v", err)
+	}
+	defer cs2.Close()
+	if tools, err := cs2.ListTools(ctx, nil); err != nil || len(tools.Tools) != 4 {
+		t.Errorf("--allow-typ-jwt, typ JWT: tools/list: %v %v", tools, err)
+	}
+
+	// The issuer removes k1: within --jwks-refresh 10s the server fetches its key set again, and the
+	// token it accepted (and keeps verified) is refused from then on.
+	removed.Store(true)
+	for deadline := time.After(mcpWait); ; {
+		select {
+		case out := <-fetched:
+			if !out {
+				continue
+			}
+		case <-deadline:
+			t.Fatalf("no key set fetch within %v of k1's removal", mcpWait)
+		}
+		break
+	}
+	// The fetch is answered; the server applies it as it reads the answer. The bound is a hang guard.
+	var status int
+	for deadline := time.Now().Add(mcpWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		req, _ := http.NewRequest("POST", s.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if status = resp.StatusCode; status == 401 {
+			break
+		}
+	}
+	if status != 401 {
+		t.Errorf("a removed key's token after the key set was fetched again: HTTP %d, want 401", status)
 	}
 }

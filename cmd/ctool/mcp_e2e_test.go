@@ -988,6 +988,27 @@ func testMCPHTTP(t *testing.T, db string) {
 			t.Errorf("%s: HTTP %d %s, want %d", tc.name, resp.StatusCode, body, tc.want)
 		}
 	}
+	// Each request is answered with its id exactly as sent; an id of null is refused -32600.
+	for _, tc := range []struct{ id, want string }{
+		{`1.5`, `{"jsonrpc":"2.0","id":1.5,"result":{}}`},
+		{`1e3`, `{"jsonrpc":"2.0","id":1e3,"result":{}}`},
+		{`-0`, `{"jsonrpc":"2.0","id":-0,"result":{}}`},
+		{`9007199254740993`, `{"jsonrpc":"2.0","id":9007199254740993,"result":{}}`},
+		{`12345678901234567890123`, `{"jsonrpc":"2.0","id":12345678901234567890123,"result":{}}`},
+		{`"\u00e9"`, `{"jsonrpc":"2.0","id":"\u00e9","result":{}}`},
+		{`7`, `{"jsonrpc":"2.0","id":7,"result":{}}`},
+		{`null`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
+	} {
+		resp, body := s.post(t, json.RawMessage(`{"jsonrpc":"2.0","id":`+tc.id+`,"method":"ping"}`), nil)
+		if !strings.HasPrefix(string(body), tc.want) || (tc.id == "null") != (resp.StatusCode == http.StatusBadRequest) {
+			t.Errorf("ping with id %s: HTTP %d %s, want %s", tc.id, resp.StatusCode, body, tc.want)
+		}
+	}
+	call := `{"jsonrpc":"2.0","id":2.5,"method":"tools/call","params":{"name":"get_user_profile","arguments":{"profile_id":"user_criollo_heavy"}}}`
+	if _, body := s.post(t, json.RawMessage(call), nil); !strings.HasPrefix(string(body), `{"jsonrpc":"2.0","id":2.5,"result":{"content":[{"type":"text","text":"{\"profile_id\":\"user_criollo_heavy\"`) {
+		t.Errorf("tools/call with id 2.5: %.300s", body)
+	}
+
 	resp, err := http.Get(s.url)
 	if err != nil {
 		t.Fatal(err)
@@ -1014,6 +1035,10 @@ func testMCPRefusesToStart(t *testing.T) {
 		{[]string{"--auth-issuer", "https://as.example"}, 2, "ctool: --auth-issuer applies only with --http"},
 		{[]string{"--resource", "https://ctool.example/mcp"}, 2, "ctool: --resource applies only with --auth-issuer"},
 		{[]string{"--http", "127.0.0.1:0", "--max-calls-per-user", "8"}, 2, "ctool: --max-calls-per-user applies only with --auth-issuer"},
+		{[]string{"--http", "127.0.0.1:0", "--allow-typ-jwt"}, 2, "ctool: --allow-typ-jwt applies only with --auth-issuer"},
+		{[]string{"--http", "127.0.0.1:0", "--jwks-refresh", "1m"}, 2, "ctool: --jwks-refresh applies only with --auth-issuer"},
+		{[]string{"--http", "127.0.0.1:0", "--auth-issuer", "https://as.example", "--resource", "https://ctool.example/mcp", "--jwks-refresh", "5s"}, 2,
+			"ctool: --jwks-refresh 5s: want at least 10s"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-issuer", "https://as.example", "--resource", "https://ctool.example/mcp", "--profile-id", "u1"}, 2,
 			"ctool: --profile-id and --auth-issuer cannot be used together"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-issuer", "https://as.example"}, 2, "ctool: --auth-issuer needs --resource"},
