@@ -11,19 +11,20 @@ import (
 
 // Rule words name what a problem broke. They are part of the product: CI scripts match on them.
 const (
-	RuleMissingFile = "missing-file"
-	RuleEncoding    = "encoding"
-	RuleHeader      = "header"
-	RuleRagged      = "ragged"
-	RuleRequired    = "required"
-	RuleType        = "type"
-	RuleFormat      = "format"
-	RuleEnum        = "enum"
-	RuleJSON        = "json"
-	RuleSchema      = "schema"
-	RuleUnique      = "unique"
-	RuleReference   = "reference"
-	RuleFile        = "file" // an entry that is not a regular file, or is over the size limit
+	RuleMissingFile  = "missing-file"
+	RuleEncoding     = "encoding"
+	RuleHeader       = "header"
+	RuleRagged       = "ragged"
+	RuleRequired     = "required"
+	RuleType         = "type"
+	RuleFormat       = "format"
+	RuleEnum         = "enum"
+	RuleJSON         = "json"
+	RuleSchema       = "schema"
+	RuleDuplicateKey = "duplicate-key" // a key twice in one JSON object
+	RuleUnique       = "unique"
+	RuleReference    = "reference"
+	RuleFile         = "file" // an entry that is not a regular file, or is over the size limit
 )
 
 // Problem is one located validation failure. Line is the physical line where the offending record

@@ -132,7 +132,7 @@ type validator struct {
 	progress    progress
 	schemas     map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
-	seen map[string][]string
+	seen map[string][]jsonProblem
 	// watch, when set, sees every complete record for the contracts (contracts.go).
 	watch *watch
 	// allUTF8 reports whether every byte of the current file read so far is UTF-8, so that cells need
@@ -142,7 +142,7 @@ type validator struct {
 
 // newValidator compiles every dataset's JSON Schemas once.
 func newValidator(maxErrors int) (*validator, error) {
-	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]string{}}
+	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]jsonProblem{}}
 	for _, d := range schema.All() {
 		for _, c := range d.Columns {
 			if c.Kind != schema.JSON || v.schemas[c.SchemaFile] != nil {
