@@ -102,6 +102,13 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 		}
 		for _, name := range names {
 			f := &File{Dataset: d, Name: name, Path: filepath.Join(dir, name)}
+			if !utf8.ValidString(name) {
+				// The build records each file's name (profiles' source_file, ctool_meta.sources), and
+				// DuckDB holds only UTF-8 text.
+				v.report.add(Problem{File: f.Path, Rule: RuleEncoding, Message: "the file name is not valid UTF-8; rename the file"})
+				res.Files = append(res.Files, f)
+				continue
+			}
 			keys, err := v.file(f, storeIDs)
 			if err != nil {
 				return nil, err
