@@ -30,6 +30,10 @@ import (
 // maxJSONNumber is the longest number literal a JSON cell may hold, in bytes: a double needs 24.
 const maxJSONNumber = 64
 
+// maxCellProblems is the most problems one JSON cell reports: a hostile cell could hold millions, each
+// costing its path's length to describe.
+const maxCellProblems = 10
+
 // maxJSONDepth is the deepest nesting of arrays and objects, encoding/json's own limit.
 const maxJSONDepth = 10000
 
@@ -66,9 +70,9 @@ func (f *jsonFrame) firstAt(name string) int {
 // scanJSON reads text with encoding/json's tokenizer and returns the document, as json.Decoder with
 // UseNumber would decode it, and what makes the text unsafe to build: a duplicate key, a lone surrogate,
 // a number out of range. A text that is not JSON at all is one json problem with encoding/json's own
-// message; the other problems are all reported, each with the JSON path of the value (for a key, of its
-// object) and the byte, counted from 1, where the token starts. The document is only for a text with no
-// problem.
+// message; the other problems are reported, up to maxCellProblems, each with the JSON path of the value
+// (for a key, of its object) and the byte, counted from 1, where the token starts. The document is only
+// for a text with no problem.
 func scanJSON(text string) (any, []jsonProblem) {
 	var problems []jsonProblem
 	dec := json.NewDecoder(strings.NewReader(text))
@@ -121,11 +125,11 @@ func scanJSON(text string) (any, []jsonProblem) {
 			stack = stack[:len(stack)-1]
 		case string:
 			isKey := top != nil && top.object && !top.haveKey
-			if msg := loneSurrogate(raw); msg != "" {
+			if msg := loneSurrogate(raw); msg != "" && len(problems) < maxCellProblems {
 				problems = append(problems, jsonProblem{RuleJSON, fmt.Sprintf("%s: %s (at byte %d); write the character as UTF-8 or as a surrogate pair", jsonPath(stack, isKey), msg, at+1)})
 			}
 			if isKey {
-				if _, dup := top.obj[t]; dup {
+				if _, dup := top.obj[t]; dup && len(problems) < maxCellProblems {
 					problems = append(problems, jsonProblem{RuleDuplicateKey,
 						fmt.Sprintf("%s: duplicate key %s (at byte %d, first at byte %d); keep one", jsonPath(stack, true), escape.Quote(t), at+1, top.firstAt(t)+1)})
 				}
@@ -137,7 +141,7 @@ func scanJSON(text string) (any, []jsonProblem) {
 			value = t
 		default: // json.Number, bool, nil
 			if n, ok := t.(json.Number); ok {
-				if msg := badNumber(string(n)); msg != "" {
+				if msg := badNumber(string(n)); msg != "" && len(problems) < maxCellProblems {
 					problems = append(problems, jsonProblem{RuleJSON, fmt.Sprintf("%s: %s (at byte %d)", jsonPath(stack, false), msg, at+1)})
 				}
 			}

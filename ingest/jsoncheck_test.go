@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,13 @@ func TestJSONCellRules(t *testing.T) {
 			}},
 		{"duplicate key in a large object", kids, `{"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, "k16": 16, "k17": 17, "k3": 3}`,
 			[]string{`f:2: kids_info: duplicate-key: $: duplicate key "k3" (at byte 180, first at byte 29); keep one`}},
+		{"at most 10 problems a cell", kids, `{"a": 1` + strings.Repeat(`, "a": 1`, 12) + `}`, func() []string {
+			var lines []string
+			for i := range 10 {
+				lines = append(lines, fmt.Sprintf(`f:2: kids_info: duplicate-key: $: duplicate key "a" (at byte %d, first at byte 2); keep one`, 10+8*i))
+			}
+			return lines
+		}()},
 		{"the same key in two objects", closures, `[{"type": "holiday", "date": "2025-10-04"}, {"type": "holiday", "date": "2025-10-05"}]`, nil},
 		{"a key named like its value's path", hours, `{"monday": [], "tuesday": [{"open": "10:00", "close": "20:00"}]}`, nil},
 
