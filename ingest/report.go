@@ -70,6 +70,8 @@ type Report struct {
 	Files []FileSummary
 
 	tally map[string]map[string]int // file → rule → problems, counted past the cap
+	// failed, when set, is called once, with the first error (Options.failed).
+	failed func()
 }
 
 func (r *Report) add(p Problem) {
@@ -78,6 +80,9 @@ func (r *Report) add(p Problem) {
 		r.Warnings++
 	} else {
 		r.Count++
+		if r.Count == 1 && r.failed != nil {
+			r.failed()
+		}
 	}
 	if r.Max == 0 || len(r.Problems) < r.Max {
 		r.Problems = append(r.Problems, p)
