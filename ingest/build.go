@@ -147,6 +147,9 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 		return nil, failed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
 	version, err := b.finish(ctx, v.res)
+	if err == nil {
+		err = ctx.Err() // interrupted after the last statement: not committed
+	}
 	if err != nil {
 		return nil, failed(err, false)
 	}
@@ -355,8 +358,8 @@ func (b *builder) abort() {
 	if b.committed {
 		return
 	}
-	for _, p := range []string{b.tmpMain, b.tmpMain + ".wal", b.tmpProfiles, b.tmpProfiles + ".wal", b.profilesPath} {
-		os.Remove(p)
+	for _, p := range append(append(tmpFiles(b.tmpMain), tmpFiles(b.tmpProfiles)...), b.profilesPath) {
+		os.RemoveAll(p) // DuckDB removes its spill directory when it closes; a failed close may leave it
 	}
 	if b.createdDir != "" {
 		os.Remove(b.createdDir) // only if empty
