@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/azabudai/ctool/database"
@@ -41,12 +42,16 @@ const (
 // Ingest validates the files in dir and builds new database files from them, all or nothing. The load
 // runs while validation reads the same files: DuckDB loads into temporary files that nothing reads, and
 // the build is committed only when validation found no problem and DuckDB's reading of every file
-// matches validation's. Data that fails validation is an *InvalidError carrying the report; a failure
-// after validation is a *ctool.Error (I/O, timeout or internal). opts.Progress follows validation's reading; its last report, Done, comes when
-// the build is committed or abandoned. A build killed at any moment leaves the old files working.
+// matches validation's. The load stops at validation's first problem, and no file starts loading
+// after it; an input whose entries or headers validation will refuse is not loaded at all. Data that
+// fails validation is an *InvalidError carrying the report; a failure after validation is a
+// *ctool.Error (I/O, timeout, interrupted or internal). opts.Progress follows validation's reading;
+// its last report, Done, comes when the build is committed or abandoned. A build that fails or is
+// cancelled removes its temporary files; one killed at any moment leaves the old files working, and
+// the next ingest removes what it left.
 func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, error) {
 	start := time.Now()
-	files, err := plan(dir, opts.MaxFileSize)
+	files, loadable, err := plan(dir, opts.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +60,17 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 			f.fh.Close()
 		}
 	}()
+	loadCtx, cancelLoad := context.WithCancel(ctx)
+	defer cancelLoad()
+	g := &gate{cancel: cancelLoad, loading: opts.loading}
 	vopts := opts
+	vopts.ctx = ctx
+	vopts.failed = func() {
+		g.stop()
+		if opts.failed != nil {
+			opts.failed()
+		}
+	}
 	var read Progress // validation's last report, held back until the build is over
 	if opts.Progress != nil {
 		vopts.Progress = func(p Progress) {
@@ -79,45 +94,102 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 		// Every return below waits for validation first.
 		defer func() { read.Done = true; opts.Progress(read) }()
 	}
+	invalid := func(v validated) error {
+		switch {
+		case ctx.Err() != nil:
+			return buildFailed(ctx.Err(), false)
+		case v.err != nil:
+			return v.err
+		case !v.res.Report.Valid():
+			return &InvalidError{Dir: dir, Result: v.res}
+		}
+		return nil
+	}
+	if !loadable {
+		v := <-done
+		if err := invalid(v); err != nil {
+			return nil, err
+		}
+		return nil, buildFailed(errors.New("the input files changed while they were read; run ingest again"), false)
+	}
 
 	b, err := newBuilder(dbPath, opts.Step)
 	if err != nil {
+		g.stop()
 		<-done
 		return nil, err
 	}
 	defer b.abort()
-	loadCtx, cancelLoad := context.WithCancel(ctx)
-	defer cancelLoad()
 	loaded := make(chan error, 1)
-	go func() { loaded <- b.load(loadCtx, files) }()
+	go func() { loaded <- b.load(loadCtx, g, files) }()
 
 	v := <-done
-	if v.err != nil || !v.res.Report.Valid() {
-		cancelLoad()
+	if err := invalid(v); err != nil {
+		g.stop()
 		<-loaded
-		if v.err != nil {
-			return nil, v.err
+		return nil, err
+	}
+	// After validation, a failure of a cancelled build is the cancellation, whatever DuckDB said of it.
+	failed := func(err error, committed bool) error {
+		if ctx.Err() != nil {
+			err = ctx.Err()
 		}
-		return nil, &InvalidError{Dir: dir, Result: v.res}
+		return buildFailed(err, committed)
 	}
 	if opts.Progress != nil {
 		// Read but not done: the load may still be running, and the commit is to come.
 		opts.Progress(Progress{Rows: read.Rows, Bytes: read.Bytes, TotalBytes: read.TotalBytes, Read: true})
 	}
 	if err := <-loaded; err != nil {
-		return nil, buildFailed(err, false)
+		return nil, failed(err, false)
 	}
 	if !samePlan(files, v.res.Files) {
-		return nil, buildFailed(errors.New("the input files changed while they were read; run ingest again"), false)
+		return nil, failed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
 	version, err := b.finish(ctx, v.res)
+	if err == nil {
+		err = ctx.Err() // interrupted after the last statement: not committed
+	}
 	if err != nil {
-		return nil, buildFailed(err, false)
+		return nil, failed(err, false)
 	}
 	if err := b.commit(ctx); err != nil {
-		return nil, buildFailed(err, b.committed)
+		return nil, failed(err, b.committed)
 	}
 	return &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
+}
+
+// errStopped is the load's error once validation has failed.
+var errStopped = errors.New("validation failed; the load stopped")
+
+// gate lets the load start a statement only while validation has found no problem: stop closes it
+// and cancels the statement running, and no statement passes it afterwards.
+type gate struct {
+	mu      sync.Mutex
+	stopped bool
+	cancel  context.CancelFunc
+	loading func(f *File) // Options.loading
+}
+
+func (g *gate) stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	g.cancel()
+}
+
+// pass is called before each of the load's steps (f is nil for the files' creation): errStopped once
+// validation has failed.
+func (g *gate) pass(f *File) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return errStopped
+	}
+	if g.loading != nil {
+		g.loading(f)
+	}
+	return nil
 }
 
 // builder writes one build's two database files under temporary names beside the target.
@@ -153,8 +225,12 @@ func newBuilder(dbPath string, step func(string)) (*builder, error) {
 	return b, nil
 }
 
-// load creates both files, applies the migrations and loads every file into its table.
-func (b *builder) load(ctx context.Context, files []*File) error {
+// load creates both files, applies the migrations and loads every file into its table, each step only
+// while g lets it.
+func (b *builder) load(ctx context.Context, g *gate, files []*File) error {
+	if err := g.pass(nil); err != nil {
+		return err
+	}
 	var err error
 	if b.main, err = openFile(b.tmpMain); err != nil {
 		return err
@@ -170,6 +246,9 @@ func (b *builder) load(ctx context.Context, files []*File) error {
 	}
 	b.step(StepCreated)
 	for _, f := range files {
+		if err := g.pass(f); err != nil {
+			return err
+		}
 		if err := loadCSV(ctx, b.dbFor(f), f); err != nil {
 			return err
 		}
@@ -279,8 +358,8 @@ func (b *builder) abort() {
 	if b.committed {
 		return
 	}
-	for _, p := range []string{b.tmpMain, b.tmpMain + ".wal", b.tmpProfiles, b.tmpProfiles + ".wal", b.profilesPath} {
-		os.Remove(p)
+	for _, p := range append(append(tmpFiles(b.tmpMain), tmpFiles(b.tmpProfiles)...), b.profilesPath) {
+		os.RemoveAll(p) // DuckDB removes its spill directory when it closes; a failed close may leave it
 	}
 	if b.createdDir != "" {
 		os.Remove(b.createdDir) // only if empty

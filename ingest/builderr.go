@@ -58,5 +58,12 @@ func buildFailed(err error, committed bool) error {
 	if committed {
 		what = "ingest put the new build in place, then failed: "
 	}
+	if errors.Is(err, context.Canceled) {
+		// Interrupted (SIGINT, SIGTERM): the temporary files are gone, the message says no more.
+		if committed {
+			return &ctool.Error{Kind: kind, Message: "ingest put the new build in place, then was interrupted", Err: err}
+		}
+		return &ctool.Error{Kind: kind, Message: "ingest was interrupted; the database was not changed", Err: err}
+	}
 	return &ctool.Error{Kind: kind, Message: what + escape.Visible(err.Error()), Err: err}
 }

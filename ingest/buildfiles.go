@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
@@ -22,8 +23,9 @@ import (
 //
 //	S.profiles-<build>.duckdb   the profiles file, when B ends in ".duckdb"
 //	B.profiles-<build>          the profiles file, otherwise
-//	B.tmp-<pid>-<build>         the main file while it is built (and its .wal)
-//	P.tmp-<pid>-<build>         the profiles file P while it is built (and its .wal)
+//	B.tmp-<pid>-<build>         the main file while it is built (and its .wal, and DuckDB's spill
+//	                            directory .tmp, which it makes when a statement outgrows its memory)
+//	P.tmp-<pid>-<build>         the profiles file P while it is built (and its .wal and .tmp)
 //
 // Every name ends in a suffix of fixed shape after B (or S), and the two profiles forms end
 // differently, so a name belongs to at most one main file: data/ctool and data/ctool.duckdb never claim
@@ -57,8 +59,12 @@ func profilesName(dbPath string) *regexp.Regexp {
 func tmpName(dbPath string) *regexp.Regexp {
 	main := regexp.QuoteMeta(filepath.Base(dbPath))
 	profiles := strings.Trim(profilesName(dbPath).String(), "^$")
-	return regexp.MustCompile(`^(?:` + main + `|` + profiles + `)\.tmp-([0-9]+)-` + buildIDPattern + `(?:\.wal)?$`)
+	return regexp.MustCompile(`^(?:` + main + `|` + profiles + `)\.tmp-([0-9]+)-` + buildIDPattern + `(?:\.wal|\.tmp)?$`)
 }
+
+// tmpFiles are the temporary files of a build's database file at path: the file, its WAL, and DuckDB's
+// spill directory.
+func tmpFiles(path string) []string { return []string{path, path + ".wal", path + ".tmp"} }
 
 // checkDBPath refuses a --db that is a symbolic link: the build is renamed over the path, which would
 // replace the link with a regular file and leave its target stale.
@@ -71,7 +77,10 @@ func checkDBPath(dbPath string) error {
 	return nil
 }
 
-// removeAbandoned deletes temporary files of dbPath's builds whose process is gone (killed mid-way).
+// removeAbandoned deletes the temporary files of dbPath's builds whose process is gone (killed
+// mid-way): the process their name records is no longer running, or the one running under that pid
+// (this one included: a container's ingest is often the same small pid each run) started after the
+// file was last written, so it cannot be the build that wrote it.
 func removeAbandoned(dbPath string) {
 	dir, re := filepath.Dir(dbPath), tmpName(dbPath)
 	entries, _ := os.ReadDir(dir)
@@ -81,13 +90,80 @@ func removeAbandoned(dbPath string) {
 			continue
 		}
 		pid, err := strconv.Atoi(m[len(m)-1])
-		if err != nil || pid == os.Getpid() {
+		if err != nil {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			os.Remove(filepath.Join(dir, e.Name()))
+		info, err := e.Info()
+		if err != nil || !abandoned(pid, info.ModTime()) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			os.RemoveAll(path) // DuckDB's spill directory: removes links inside, never what they point to
+		} else {
+			os.Remove(path)
 		}
 	}
+}
+
+// abandoned reports whether no running process can be the build pid that last wrote a file at written.
+func abandoned(pid int, written time.Time) bool {
+	if pid <= 0 {
+		return false
+	}
+	if pid != os.Getpid() {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return true
+		}
+	}
+	started, ok := processStart(pid)
+	// The start time is known to the second at best (the boot time is): a margin keeps a build's own
+	// fresh files its own.
+	return ok && started.After(written.Add(2*time.Second))
+}
+
+// processStart is when process pid started, from /proc; false where /proc does not say.
+func processStart(pid int) (time.Time, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	// pid (comm) state ppid …: comm may hold spaces and parentheses; starttime is the 22nd field, in
+	// clock ticks since boot.
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return time.Time{}, false
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 20 {
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	boot, ok := bootTime()
+	if !ok {
+		return time.Time{}, false
+	}
+	const clockTicks = 100 // USER_HZ, the same on every Linux ABI
+	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+}
+
+// bootTime is when the machine booted, from /proc/stat's btime.
+func bootTime() (time.Time, bool) {
+	stat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, line := range strings.Split(string(stat), "\n") {
+		if v, ok := strings.CutPrefix(line, "btime "); ok {
+			if secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return time.Unix(secs, 0), true
+			}
+		}
+	}
+	return time.Time{}, false
 }
 
 // removeOldProfiles deletes every profiles file of dbPath but current and previous, each only once

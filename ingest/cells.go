@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -58,13 +59,8 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) {
 			add(RuleEnum, fmt.Sprintf("expected one of %s, found %s", strings.Join(c.Values, ", "), escape.Quote(cell)))
 		}
 	case schema.JSON:
-		rule := RuleSchema
-		msgs := v.json(c.SchemaFile, cell)
-		if len(msgs) == 1 && strings.HasPrefix(msgs[0], "not valid JSON") {
-			rule = RuleJSON
-		}
-		for _, m := range msgs {
-			add(rule, m)
+		for _, p := range v.json(c.SchemaFile, cell) {
+			add(p.rule, p.msg)
 		}
 	}
 }
@@ -107,35 +103,46 @@ func isTimestamp(s string) bool {
 }
 
 // json checks a JSON cell against its schema and returns what is wrong with it.
-func (v *validator) json(file, text string) []string {
+func (v *validator) json(file, text string) []jsonProblem {
 	key := file + "\x00" + text
-	if msgs, ok := v.seen[key]; ok {
-		return msgs
+	if problems, ok := v.seen[key]; ok {
+		return problems
 	}
-	msgs := v.checkJSON(file, text)
-	v.seen[key] = msgs
-	return msgs
+	problems := v.checkJSON(file, text)
+	v.seen[key] = problems
+	return problems
 }
 
-func (v *validator) checkJSON(file, text string) []string {
-	var value any
-	if err := json.Unmarshal([]byte(text), &value); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return []string{fmt.Sprintf("not valid JSON: %s (at byte %d)", syntaxMessage(se, text), se.Offset)}
-		}
-		return []string{fmt.Sprintf("not valid JSON: %v", err)}
+// checkJSON reads the text token by token first (jsoncheck.go): only a text both readers take the same
+// way goes on to its JSON Schema.
+func (v *validator) checkJSON(file, text string) []jsonProblem {
+	doc, problems := scanJSON(text)
+	if len(problems) > 0 {
+		return problems
 	}
-	res, err := v.schemas[file].Validate(gojsonschema.NewStringLoader(text))
+	// The schema checks the document the token pass built, decoded as gojsonschema decodes (numbers
+	// as json.Number), rather than reading the text a second time.
+	res, err := v.schemas[file].Validate(gojsonschema.NewRawLoader(doc))
 	if err != nil {
-		return []string{fmt.Sprintf("not valid JSON: %v", err)}
+		return []jsonProblem{{RuleJSON, fmt.Sprintf("not valid JSON: %v", err)}}
 	}
-	var msgs []string
 	for _, e := range res.Errors() {
 		path := strings.Replace(e.Context().String(), "(root)", "$", 1)
-		msgs = append(msgs, fmt.Sprintf("%s: %s (JSON Schema %s)", path, e.Description(), file))
+		problems = append(problems, jsonProblem{RuleSchema, fmt.Sprintf("%s: %s (JSON Schema %s)", path, exactNumbers(e), file)})
 	}
-	return msgs
+	return problems
+}
+
+// exactNumbers is a JSON Schema message with its bounds written out: gojsonschema prints a maximum of
+// 2147483647 as 2.147483647e+09.
+func exactNumbers(e gojsonschema.ResultError) string {
+	msg := e.Description()
+	for _, d := range e.Details() {
+		if f, ok := d.(*big.Float); ok {
+			msg = strings.ReplaceAll(msg, fmt.Sprint(f), f.Text('f', -1))
+		}
+	}
+	return msg
 }
 
 // syntaxMessage is encoding/json's message with the offending character shown whole: the decoder

@@ -10,26 +10,52 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/schema"
 )
 
 // plan opens the files a load reads and reads their headers, as validation will find them; each stays
-// open for the load. An entry openInput refuses, or a file whose header cannot be read, is left out:
-// validation reports it, and the load is thrown away.
-func plan(dir string, maxSize int64) ([]*File, error) {
+// open for the load. It also says whether the input is worth loading at all: an entry openInput
+// refuses, a file name that is not UTF-8, or a header that cannot be read (too wide, say) or does not
+// name exactly its dataset's columns is one validation refuses, so the build does not start: no
+// DuckDB statement ever sees such a file.
+func plan(dir string, maxSize int64) (files []*File, loadable bool, err error) {
 	inputs, err := listInputs(dir)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var files []*File
+	loadable = true
 	for _, in := range inputs {
 		f := &File{Dataset: in.dataset, Name: in.name(), Path: filepath.Join(dir, in.name())}
-		if err := readHeader(f, maxSize); err == nil {
-			files = append(files, f)
+		if !utf8.ValidString(f.Name) {
+			loadable = false
+			continue
+		}
+		if err := readHeader(f, maxSize); err != nil {
+			loadable = false
+			continue
+		}
+		files = append(files, f)
+		if !namesColumns(f.Dataset, f.Header) {
+			loadable = false
 		}
 	}
-	return files, nil
+	return files, loadable, nil
+}
+
+// namesColumns reports whether a header names each of the dataset's columns once and nothing else.
+func namesColumns(d *schema.Dataset, header []string) bool {
+	if len(header) != len(d.Columns) {
+		return false
+	}
+	for _, c := range d.Columns {
+		if indexOf(header, c.Name) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // readHeader opens a file, keeping it open in f.fh, and reads its size and header row.
@@ -39,7 +65,7 @@ func readHeader(f *File, maxSize int64) error {
 		return err
 	}
 	f.Size, f.info = info.Size(), info
-	r, err := csvReader(io.NewSectionReader(fh, 0, f.Size), 64<<10)
+	r, err := csvReader(io.NewSectionReader(fh, 0, f.Size), sniffBytes)
 	if err == nil {
 		f.Header, err = r.Read()
 	}

@@ -8,9 +8,10 @@ import (
 
 // parsed is one record as the parser read it, or the error it met instead.
 type parsed struct {
-	record []string
-	line   int   // where the record starts
-	read   int64 // bytes of the file read when it was parsed, for the progress report
+	record []string // nil when the record does not have the header's width
+	fields int      // how many fields the record has
+	line   int      // where the record starts
+	read   int64    // bytes of the file read when it was parsed, for the progress report
 	err    error
 }
 
@@ -26,11 +27,10 @@ type parseAhead struct {
 	batch []parsed
 }
 
-func startParse(r *csv.Reader, hr *hashingReader) *parseAhead {
+func startParse(r *csv.Reader, hr *hashingReader, width int) *parseAhead {
 	p := &parseAhead{ch: make(chan []parsed, 4)}
 	go func() {
 		defer close(p.ch)
-		width := 0
 		var cells []string
 		batch := make([]parsed, 0, parseBatch)
 		for {
@@ -40,15 +40,19 @@ func startParse(r *csv.Reader, hr *hashingReader) *parseAhead {
 			}
 			it := parsed{read: hr.n, err: err}
 			if err == nil {
-				// The reader reuses the record's slice, not its strings.
+				it.fields = len(record)
+				it.line, _ = r.FieldPos(0)
+			}
+			// The reader reuses the record's slice, not its strings. Only a record of the header's
+			// width is kept (every other is reported by its width alone), so the batch's cells take
+			// their room once, whatever width a hostile record has.
+			if err == nil && len(record) == width {
 				if cells == nil {
-					width = len(record)
-					cells = make([]string, 0, parseBatch*max(width, 1))
+					cells = make([]string, 0, parseBatch*width)
 				}
 				start := len(cells)
 				cells = append(cells, record...)
 				it.record = cells[start:len(cells):len(cells)]
-				it.line, _ = r.FieldPos(0)
 			}
 			batch = append(batch, it)
 			if err != nil && !recoverable(err) {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -27,6 +28,13 @@ type Options struct {
 	Contracts *Contracts
 
 	snap *snapshot // reading the other side of a comparison: every row is fingerprinted into it
+	// ctx, when set, stops validation once it is done (Validate returns its error).
+	ctx context.Context
+	// failed, when set, is called once, at the first error validation finds: Ingest stops its load there.
+	failed func()
+	// loading, when set, is called by Ingest's load before it creates its files (f nil) and before each
+	// file's load, only while validation has found no problem: tests watch the load through it.
+	loading func(f *File)
 }
 
 // Progress is how far validation has read the input; an ingest loads the same files alongside it.

@@ -11,19 +11,20 @@ import (
 
 // Rule words name what a problem broke. They are part of the product: CI scripts match on them.
 const (
-	RuleMissingFile = "missing-file"
-	RuleEncoding    = "encoding"
-	RuleHeader      = "header"
-	RuleRagged      = "ragged"
-	RuleRequired    = "required"
-	RuleType        = "type"
-	RuleFormat      = "format"
-	RuleEnum        = "enum"
-	RuleJSON        = "json"
-	RuleSchema      = "schema"
-	RuleUnique      = "unique"
-	RuleReference   = "reference"
-	RuleFile        = "file" // an entry that is not a regular file, or is over the size limit
+	RuleMissingFile  = "missing-file"
+	RuleEncoding     = "encoding"
+	RuleHeader       = "header"
+	RuleRagged       = "ragged"
+	RuleRequired     = "required"
+	RuleType         = "type"
+	RuleFormat       = "format"
+	RuleEnum         = "enum"
+	RuleJSON         = "json"
+	RuleSchema       = "schema"
+	RuleDuplicateKey = "duplicate-key" // a key twice in one JSON object
+	RuleUnique       = "unique"
+	RuleReference    = "reference"
+	RuleFile         = "file" // an entry that is not a regular file, or is over the size limit
 )
 
 // Problem is one located validation failure. Line is the physical line where the offending record
@@ -69,6 +70,8 @@ type Report struct {
 	Files []FileSummary
 
 	tally map[string]map[string]int // file → rule → problems, counted past the cap
+	// failed, when set, is called once, with the first error (Options.failed).
+	failed func()
 }
 
 func (r *Report) add(p Problem) {
@@ -77,6 +80,9 @@ func (r *Report) add(p Problem) {
 		r.Warnings++
 	} else {
 		r.Count++
+		if r.Count == 1 && r.failed != nil {
+			r.failed()
+		}
 	}
 	if r.Max == 0 || len(r.Problems) < r.Max {
 		r.Problems = append(r.Problems, p)

@@ -6,6 +6,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -58,6 +59,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	v.report.failed, v.ctx = opts.failed, opts.ctx
 	v.maxFileSize = opts.MaxFileSize
 	if v.maxFileSize <= 0 {
 		v.maxFileSize = DefaultMaxFileSize
@@ -101,7 +103,17 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 			continue
 		}
 		for _, name := range names {
+			if opts.ctx != nil && opts.ctx.Err() != nil {
+				return nil, opts.ctx.Err()
+			}
 			f := &File{Dataset: d, Name: name, Path: filepath.Join(dir, name)}
+			if !utf8.ValidString(name) {
+				// The build records each file's name (profiles' source_file, ctool_meta.sources), and
+				// DuckDB holds only UTF-8 text.
+				v.report.add(Problem{File: f.Path, Rule: RuleEncoding, Message: "the file name is not valid UTF-8; rename the file"})
+				res.Files = append(res.Files, f)
+				continue
+			}
 			keys, err := v.file(f, storeIDs)
 			if err != nil {
 				return nil, err
@@ -132,17 +144,18 @@ type validator struct {
 	progress    progress
 	schemas     map[string]*gojsonschema.Schema
 	// seen caches the verdict on a JSON text per schema: real data repeats the same cells often.
-	seen map[string][]string
+	seen map[string][]jsonProblem
 	// watch, when set, sees every complete record for the contracts (contracts.go).
 	watch *watch
 	// allUTF8 reports whether every byte of the current file read so far is UTF-8, so that cells need
 	// no check of their own.
 	allUTF8 func() bool
+	ctx     context.Context // Options.ctx
 }
 
 // newValidator compiles every dataset's JSON Schemas once.
 func newValidator(maxErrors int) (*validator, error) {
-	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]string{}}
+	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]jsonProblem{}}
 	for _, d := range schema.All() {
 		for _, c := range d.Columns {
 			if c.Kind != schema.JSON || v.schemas[c.SchemaFile] != nil {
@@ -200,6 +213,11 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 	}()
 	r, err := csvReader(hr, 1<<20)
+	var he *HeaderError
+	if errors.As(err, &he) {
+		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleHeader, Message: he.Message})
+		return nil, nil
+	}
 	if err != nil {
 		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: fmt.Sprintf("%s %v", escape.Visible(f.Name), err)})
 		return nil, nil
@@ -242,7 +260,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
 	// Records are parsed on another goroutine, ahead of these checks (parsepipe.go).
-	parser := startParse(r, hr)
+	parser := startParse(r, hr, len(columns))
 	defer parser.drain()
 	for {
 		it, ok := parser.next()
@@ -259,9 +277,12 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 		f.Rows++
 		v.progress.record(it.read)
-		if len(record) != len(columns) {
+		if f.Rows%4096 == 0 && v.ctx != nil && v.ctx.Err() != nil {
+			return nil, v.ctx.Err()
+		}
+		if it.fields != len(columns) {
 			v.report.add(Problem{File: f.Path, Line: line, Rule: RuleRagged,
-				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), len(record))})
+				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), it.fields)})
 			continue
 		}
 		if v.watch != nil {
@@ -299,16 +320,54 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 }
 
 // csvReader reads CSV records from r after a UTF-8 byte order mark, if there is one. A file that is
-// not UTF-8 as a whole (see sniffEncoding) is an error, reported once for the file.
+// not UTF-8 as a whole (see sniffEncoding) is an error, reported once for the file, and so is a header
+// wider than MaxColumns fields or longer than maxHeaderBytes (a *HeaderError), found before anything
+// splits it.
 func csvReader(r io.Reader, bufferSize int) (*csv.Reader, error) {
-	br := bufio.NewReaderSize(r, bufferSize)
+	br := bufio.NewReaderSize(r, max(bufferSize, maxHeaderBytes))
 	head, _ := br.Peek(min(bufferSize, sniffBytes))
 	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // a UTF-8 byte order mark is fine
 	} else if err := sniffEncoding(head); err != nil {
 		return nil, err
 	}
+	if err := checkHeaderSize(br); err != nil {
+		return nil, err
+	}
 	return csv.NewReader(br), nil
+}
+
+// MaxColumns is the most fields a header may have: far more than any dataset's columns, few enough
+// that reporting each unknown one, and DuckDB's reader, stay cheap.
+const MaxColumns = 4096
+
+// maxHeaderBytes is the longest header, in bytes: MaxColumns names of 64 bytes. Past it the header is
+// refused unread, so that a header line of hundreds of megabytes is never split into fields.
+const maxHeaderBytes = 256 << 10
+
+// HeaderError is a header too wide or too long to read.
+type HeaderError struct{ Message string }
+
+func (e *HeaderError) Error() string { return e.Message }
+
+// checkHeaderSize looks at the header in br's buffer, without consuming it: the header must end within
+// maxHeaderBytes and have at most MaxColumns fields.
+func checkHeaderSize(br *bufio.Reader) error {
+	head, err := br.Peek(maxHeaderBytes)
+	whole := err != nil // the file ends within the window
+	r := csv.NewReader(bytes.NewReader(head))
+	r.FieldsPerRecord, r.ReuseRecord = -1, true
+	header, _ := r.Read() // a syntax error is reported when the header is read for real
+	ended := whole || r.InputOffset() < int64(len(head))
+	switch {
+	case len(header) > MaxColumns && ended:
+		return &HeaderError{fmt.Sprintf("the header has %d fields, more than the %d a file may have", len(header), MaxColumns)}
+	case len(header) > MaxColumns:
+		return &HeaderError{fmt.Sprintf("the header has %d fields in its first %d bytes alone, more than the %d a file may have", len(header), maxHeaderBytes, MaxColumns)}
+	case !ended:
+		return &HeaderError{fmt.Sprintf("the header does not end within its first %d bytes", maxHeaderBytes)}
+	}
+	return nil
 }
 
 func csvProblem(path string, err error) Problem {

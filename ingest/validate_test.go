@@ -155,3 +155,47 @@ func TestValidateLineOfRecordAfterMultilineField(t *testing.T) {
 		t.Errorf("enum problems = %q, want [%q]", enum, want)
 	}
 }
+
+// A profiles file's name is the input's too: one that is not UTF-8 is an encoding problem, since the
+// build records every name and DuckDB holds only UTF-8; any other name is fine, quotes and all.
+func TestValidateFileNames(t *testing.T) {
+	tests := []struct {
+		name string
+		want string // the problems as text, "" for none
+	}{
+		{"narrative_data_\xff.csv", `DIR/narrative_data_\xff.csv:0: -: encoding: the file name is not valid UTF-8; rename the file`},
+		{"narrative_data_\xe3\x81.csv", `DIR/narrative_data_\xe3\x81.csv:0: -: encoding: the file name is not valid UTF-8; rename the file`},
+		{"narrative_data_'); DROP TABLE profiles; --.csv", ""},
+		{"narrative_data_\n::warning::x.csv", ""},
+		{"narrative_data_データ.csv", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, name := range []string{schema.Stores.SourceFile, schema.Events.SourceFile, schema.Products.SourceFile, "narrative_data.csv", tt.name} {
+				from := name
+				if name == tt.name {
+					from = "narrative_data.csv"
+				}
+				b, err := os.ReadFile(filepath.Join("..", "input", from))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := Validate(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range res.Report.Problems {
+				got = append(got, strings.ReplaceAll(p.String(), dir, "DIR"))
+			}
+			if g := strings.Join(got, "\n"); g != tt.want {
+				t.Errorf("got  %s\nwant %s", g, tt.want)
+			}
+		})
+	}
+}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
@@ -46,7 +49,15 @@ func newIngestCommand(e *env) *cli.Command {
 			if textout.IsTerminal(e.stderr) {
 				opts.ingest.Progress = ingest.ProgressBar(e.stderr)
 			}
-			return runIngest(c.Context, opts)
+			// SIGINT or SIGTERM cancels the build, which removes its temporary files before ctool exits; a
+			// second signal ends ctool at once (the next ingest removes what that leaves).
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				stop()
+			}()
+			return runIngest(ctx, opts)
 		},
 	}
 }
