@@ -20,8 +20,10 @@ run: build
 	$(BIN) ingest --input input --db $(DB)
 	$(BIN) query stores --db $(DB) "SELECT store_name, category, address FROM 'stores.csv' WHERE address LIKE '%麻布台%'"
 
+# Each package's result as it ends, failing tests with their output, long tests as they finish and,
+# after 20 s of silence, the test each running package is on (internal/testprogress).
 test: lint
-	$(GO) test -count=1 ./...
+	GO='$(GO)' $(GO) run ./internal/testprogress -count=1 ./...
 
 # The Go files git knows of, or every one outside bench/out when this is not a git checkout; gofmt
 # never reads stdin.
