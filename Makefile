@@ -1,11 +1,13 @@
-# ctool: `make run` builds, ingests input/ and runs a sample query; `make test` runs every test.
+# ctool: `make run` builds, ingests input/ and runs a sample query; `make test` runs every test;
+# `make install` puts ctool and its manual page under PREFIX.
 GO       ?= go
 BIN      := bin/ctool
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
+PREFIX   ?= /usr/local
 
-.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth clean
+.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth clean
 
 all: build
 
@@ -15,6 +17,16 @@ build:
 # The manual page, from the same definitions as --help: man -l bin/ctool.1
 man: build
 	$(BIN) man > bin/ctool.1
+
+# PREFIX=~/.local installs without root; DESTDIR stages a package.
+install: build man
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1'
+	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/ctool'
+	install -m 644 bin/ctool.1 '$(DESTDIR)$(PREFIX)/share/man/man1/ctool.1'
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+uninstall:
+	rm -f '$(DESTDIR)$(PREFIX)/bin/ctool' '$(DESTDIR)$(PREFIX)/share/man/man1/ctool.1'
 
 run: build
 	$(BIN) ingest --input input --db $(DB)
