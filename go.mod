@@ -1,6 +1,8 @@
 module github.com/azabudai/ctool
 
-go 1.26.8
+go 1.26.0
+
+toolchain go1.26.8
 
 require (
 	github.com/creack/pty v1.1.24
