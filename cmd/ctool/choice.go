@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -32,9 +33,11 @@ func formatFlag(what, value string, formats ...string) *choiceFlag {
 func choiceValue(c *cli.Context, name string) (string, error) {
 	v := c.String(name)
 	for _, f := range c.Command.Flags {
-		if cf, ok := f.(*choiceFlag); ok && cf.Name == name && !slices.Contains(cf.choices, v) {
-			return "", usageError("--%s must be one of %v, not %q", name, cf.choices, v)
+		cf, ok := f.(*choiceFlag)
+		if !ok || cf.Name != name || slices.Contains(cf.choices, v) {
+			continue
 		}
+		return "", unknownWord(fmt.Sprintf("--%s must be %s, not %q", name, orList(cf.choices), v), v, cf.choices, c.Command.HelpName+" --help")
 	}
 	return v, nil
 }

@@ -72,7 +72,7 @@ func TestCompletionChoices(t *testing.T) {
 			}
 			args := append(strings.Fields(c.path), "--format", "bogus")
 			_, _, errOut := ctoolRun(args...)
-			want := "--format must be one of [" + strings.Join(f.choices, " ") + "]"
+			want := "--format must be " + orList(f.choices) + ", not \"bogus\""
 			if !strings.Contains(errOut, want) {
 				t.Errorf("ctool %s: completes --format to %v, but the command says %q", c.path, f.choices, errOut)
 			}
