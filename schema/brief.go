@@ -7,14 +7,28 @@ import (
 
 // The brief is the description a tool is registered with: read in every conversation, so it keeps what
 // a first attempt needs (relations, columns with a one-line meaning, label values, typed views, a few
-// examples on them) and leaves the rest to the full help, one call away (`ctool schema`, or the MCP
-// resource ctool://schema/<dataset>). What every tool shares is said once, in SharedRules.
+// examples on them) and leaves the rest to the full help, one call away: `ctool schema <dataset>` for
+// an agent that runs commands, the MCP resource ctool://schema/<dataset> for one that reads resources.
+// What every tool shares is said once, in SharedRules.
 
 // maxBriefExamples is how many examples a brief shows: those on the typed views.
 const maxBriefExamples = 4
 
 // ResourceURI is the MCP resource holding a dataset's full description.
 func ResourceURI(d *Dataset) string { return "ctool://schema/" + d.Name }
+
+// SchemaCommand is the command that prints a dataset's full description, with --db when db is set (its
+// label values are the build's).
+func SchemaCommand(d *Dataset, db string) string {
+	argv := []string{"ctool", "schema", d.Name}
+	if d.Private {
+		argv[2] = "profile"
+	}
+	if db != "" {
+		argv = append(argv, "--db", db)
+	}
+	return shellCommand(argv)
+}
 
 // SharedRules are the rules all the search tools share, said once: in the MCP server's instructions and
 // at the head of `ctool tools --format text`.
@@ -31,8 +45,9 @@ func SharedRules() []string {
 	}
 }
 
-// Brief renders a dataset's tool description in its lean form, with label values from v.
-func Brief(d *Dataset, v Vocabulary) string {
+// Brief renders a dataset's tool description in its lean form, with label values from v; full is
+// where the full description is (SchemaCommand or ResourceURI), as the reader of the brief can reach it.
+func Brief(d *Dataset, v Vocabulary, full string) string {
 	var b strings.Builder
 	if d.Private {
 		fmt.Fprintf(&b, "%s: %s\n%s\n", d.Tool, d.Summary, d.WhenToUse)
@@ -45,7 +60,7 @@ func Brief(d *Dataset, v Vocabulary) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s: %s %s\n", d.Tool, d.Summary, d.WhenToUse)
-	fmt.Fprintf(&b, "SQL の SELECT 文1つ、結果は最大%d件。現在の東京時刻は tokyo_now()。全説明: %s\n", RowCap, ResourceURI(d))
+	fmt.Fprintf(&b, "SQL の SELECT 文1つ、結果は最大%d件。現在の東京時刻は tokyo_now()。全説明: %s\n", RowCap, full)
 	b.WriteString("\n【テーブルとビュー】\n")
 	var cols []string
 	for _, c := range d.Columns {
