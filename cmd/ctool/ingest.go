@@ -46,7 +46,7 @@ func newIngestCommand(e *env) *cli.Command {
 			if textout.IsTerminal(e.stderr) {
 				opts.ingest.Progress = ingest.ProgressBar(e.stderr)
 			}
-			return runIngest(c.Context, opts)
+			return missingInput(c, runIngest(c.Context, opts))
 		},
 	}
 }
