@@ -22,6 +22,7 @@ require (
 	golang.org/x/text v0.33.0
 	golang.org/x/time v0.15.0
 	golang.org/x/tools v0.42.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
