@@ -7,7 +7,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 PREFIX   ?= /usr/local
 
-.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth clean
+.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth conformance-langchain clean
 
 all: build
 
@@ -101,12 +101,17 @@ bench-memory: build
 	bench/memory.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
-conformance: build conformance-auth
+conformance: build conformance-auth conformance-langchain
 	conformance/run.sh
 
 # Not part of test: ctool mcp --auth-issuer against oidc-provider and the MCP TypeScript SDK's client (npm).
 conformance-auth: build
 	conformance/auth.sh
+
+# Not part of test: ctool mcp over stdio and HTTP through the JavaScript LangChain adapter (npm), each
+# tool called once with the configuration of docs/clients.md.
+conformance-langchain: build
+	conformance/langchain.sh
 
 clean:
 	rm -rf bin data bench/out
