@@ -34,7 +34,7 @@ func SchemaCommand(d *Dataset, db string) string {
 // at the head of `ctool tools --format text`.
 func SharedRules() []string {
 	return []string{
-		fmt.Sprintf("検索ツールは sql_query に SELECT 文を1つだけ受け取ります（WITH, JOIN, UNION, ウィンドウ関数も可）。どのツールのテーブル・ビューとも結合できます"),
+		"検索ツールは sql_query に SELECT 文を1つだけ受け取ります（WITH, JOIN, UNION, ウィンドウ関数も可）。どのツールのテーブル・ビューとも結合できます",
 		fmt.Sprintf("結果は最大%d件。LIMIT がなければ LIMIT %d が付きます。続きは ORDER BY ... LIMIT %d OFFSET %d", RowCap, RowCap, RowCap, RowCap),
 		"現在の東京時刻は tokyo_now()（TIMESTAMP）、今日は CAST(tokyo_now() AS DATE)。営業中・開催中は必ずこれと比べます（例の固定日時は置き換えて使います）",
 		"is_open(store_id, 時刻) は、その時刻に店舗が営業中なら true（昼休み、深夜0時またぎ、定休日、臨時休業を考慮。営業時間が不明な店舗は false）",
