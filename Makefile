@@ -1,11 +1,13 @@
-# ctool: `make run` builds, ingests input/ and runs a sample query; `make test` runs every test.
+# ctool: `make run` builds, ingests input/ and runs a sample query; `make test` runs every test;
+# `make install` puts ctool and its manual page under PREFIX.
 GO       ?= go
 BIN      := bin/ctool
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
+PREFIX   ?= /usr/local
 
-.PHONY: all build man run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth clean
+.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth conformance-langchain clean
 
 all: build
 
@@ -16,15 +18,30 @@ build:
 man: build
 	$(BIN) man > bin/ctool.1
 
+# PREFIX=~/.local installs without root; DESTDIR stages a package.
+install: build man
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1'
+	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/ctool'
+	install -m 644 bin/ctool.1 '$(DESTDIR)$(PREFIX)/share/man/man1/ctool.1'
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+uninstall:
+	rm -f '$(DESTDIR)$(PREFIX)/bin/ctool' '$(DESTDIR)$(PREFIX)/share/man/man1/ctool.1'
+
 run: build
 	$(BIN) ingest --input input --db $(DB)
 	$(BIN) query stores --db $(DB) "SELECT store_name, category, address FROM 'stores.csv' WHERE address LIKE '%麻布台%'"
 
+# Each package's result as it ends, failing tests with their output, long tests as they finish and,
+# after 20 s of silence, the test each running package is on (internal/testprogress).
 test: lint
-	$(GO) test -count=1 ./...
+	GO='$(GO)' $(GO) run ./internal/testprogress -count=1 ./...
 
+# The Go files git knows of, or every one outside bench/out when this is not a git checkout; gofmt
+# never reads stdin.
 lint:
-	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	@files=$$(git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './bench/out/*' -not -path './.git/*'); \
+	out=$$(gofmt -l $$files </dev/null); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
@@ -86,12 +103,17 @@ bench-memory: build
 	bench/memory.sh
 
 # Not part of test: installs Node 22 and the MCP conformance tools from npm into a cache directory.
-conformance: build conformance-auth
+conformance: build conformance-auth conformance-langchain
 	conformance/run.sh
 
 # Not part of test: ctool mcp --auth-issuer against oidc-provider and the MCP TypeScript SDK's client (npm).
 conformance-auth: build
 	conformance/auth.sh
+
+# Not part of test: ctool mcp over stdio and HTTP through the JavaScript LangChain adapter (npm), each
+# tool called once with the configuration of docs/clients.md.
+conformance-langchain: build
+	conformance/langchain.sh
 
 clean:
 	rm -rf bin data bench/out

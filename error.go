@@ -1,6 +1,6 @@
 // Package ctool holds what every part of ctool shares: the error meant for the people and agents
 // who run it. Each Kind maps to one exit status and to the "kind" of the JSON error, and the exit
-// status tables in the help and the README are generated from Kinds.
+// status tables in the help and in docs/commands.md are generated from Kinds.
 package ctool
 
 import (
@@ -164,7 +164,7 @@ func ExitStatusHelp(success string, kinds ...Kind) string {
 	return b.String()
 }
 
-// ExitStatusTable is the README's Markdown table of every exit status and kind.
+// ExitStatusTable is docs/commands.md's Markdown table of every exit status and kind.
 func ExitStatusTable() string {
 	var b strings.Builder
 	b.WriteString("| status | kind | meaning |\n| --- | --- | --- |\n")

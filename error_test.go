@@ -16,9 +16,10 @@ import (
 	"github.com/azabudai/ctool"
 )
 
-// The README's exit status table is the one generated from Kinds.
-func TestREADMEExitStatuses(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+// The command reference's exit status table is the one generated from Kinds.
+func TestDocumentedExitStatuses(t *testing.T) {
+	const doc = "docs/commands.md"
+	b, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,10 +27,10 @@ func TestREADMEExitStatuses(t *testing.T) {
 	_, rest, ok := strings.Cut(string(b), begin)
 	table, _, ok2 := strings.Cut(rest, end)
 	if !ok || !ok2 {
-		t.Fatalf("README.md lacks the %q and %q markers", begin, end)
+		t.Fatalf("%s lacks the %q and %q markers", doc, begin, end)
 	}
 	if want := ctool.ExitStatusTable(); table != want {
-		t.Errorf("README.md's exit status table is out of date; between the markers put:\n%s", want)
+		t.Errorf("%s's exit status table is out of date; between the markers put:\n%s", doc, want)
 	}
 }
 

@@ -1,6 +1,8 @@
 module github.com/azabudai/ctool
 
-go 1.26.8
+go 1.26.0
+
+toolchain go1.26.8
 
 require (
 	github.com/creack/pty v1.1.24
@@ -20,6 +22,7 @@ require (
 	golang.org/x/text v0.33.0
 	golang.org/x/time v0.15.0
 	golang.org/x/tools v0.42.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

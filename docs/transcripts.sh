@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the worked transcripts of docs/agents.md (the part between the transcripts markers) by
+# Regenerates the worked transcripts of docs/transcripts.md (the part between the transcripts markers) by
 # running every command against the sample data: build bin/ctool, ingest input/ into a temporary
 # database, run each command as an agent's bash tool would, and record the command, an excerpt of its
 # output and its exit status. cmd/ctool/agent_e2e_test.go re-runs every recorded command and checks the
@@ -9,7 +9,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-doc="$repo/docs/agents.md"
+doc="$repo/docs/transcripts.md"
 begin='<!-- transcripts:begin -->'
 end='<!-- transcripts:end -->'
 
@@ -321,7 +321,7 @@ awk -v sec="$section" -v b="$begin" -v e="$end" '
 cat "$work/agents.md" >"$doc"
 
 if [ "$failures" -gt 0 ]; then
-	echo "transcripts.sh: $failures command(s) exited with an unexpected status; see docs/agents.md" >&2
+	echo "transcripts.sh: $failures command(s) exited with an unexpected status; see docs/transcripts.md" >&2
 	exit 1
 fi
 echo "transcripts.sh: wrote the transcripts into $doc" >&2

@@ -12,7 +12,7 @@ import (
 // FuzzJSONCell reads attacker text as a JSON cell's token pass does (scanJSON) and checks that it never
 // panics, that it calls a text JSON exactly when encoding/json does, that every problem names a byte
 // where its token starts, and, on a text it passes, that a key written again in front of its top-level
-// object is a duplicate-key problem and a lone surrogate beside it a json one, while a surrogate pair is
+// object is a duplicate_key problem and a lone surrogate beside it a json one, while a surrogate pair is
 // not.
 func FuzzJSONCell(f *testing.F) {
 	for _, s := range []string{
@@ -60,7 +60,7 @@ func FuzzJSONCell(f *testing.F) {
 				name, _ := json.Marshal(key)
 				again := "{" + string(name) + ": null, " + strings.Trim(text, " \t\r\n")[1:]
 				if !hasRule(second(scanJSON(again)), RuleDuplicateKey) {
-					t.Fatalf("%q: no duplicate-key problem for %q written again", again, key)
+					t.Fatalf("%q: no duplicate_key problem for %q written again", again, key)
 				}
 				break
 			}

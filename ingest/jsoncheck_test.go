@@ -36,28 +36,28 @@ func TestJSONCellRules(t *testing.T) {
 	}{
 		// Duplicate keys, at any depth, however the key is written.
 		{"duplicate key", parking, `{"available": false, "available": true}`,
-			[]string{`f:2: parking: duplicate-key: $: duplicate key "available" (at byte 22, first at byte 2); keep one`}},
+			[]string{`f:2: parking: duplicate_key: $: duplicate key "available" (at byte 22, first at byte 2); keep one`}},
 		{"duplicate key, the first value wrong", parking, `{"available": "x", "available": true}`,
-			[]string{`f:2: parking: duplicate-key: $: duplicate key "available" (at byte 20, first at byte 2); keep one`}},
+			[]string{`f:2: parking: duplicate_key: $: duplicate key "available" (at byte 20, first at byte 2); keep one`}},
 		{"duplicate key, the same value", rooms, `{"available": true, "available": true}`,
-			[]string{`f:2: private_room: duplicate-key: $: duplicate key "available" (at byte 21, first at byte 2); keep one`}},
+			[]string{`f:2: private_room: duplicate_key: $: duplicate key "available" (at byte 21, first at byte 2); keep one`}},
 		{"duplicate key nested", hours, `{"monday": [{"open": "10:00", "close": "20:00"}, {"open": "21:00", "close": "23:00", "open": "22:00"}]}`,
-			[]string{`f:2: opening_hours: duplicate-key: $.monday.1: duplicate key "open" (at byte 86, first at byte 51); keep one`}},
+			[]string{`f:2: opening_hours: duplicate_key: $.monday.1: duplicate key "open" (at byte 86, first at byte 51); keep one`}},
 		{"duplicate key escaped", kids, `{"highchair": true, "\u0068ighchair": false}`,
-			[]string{`f:2: kids_info: duplicate-key: $: duplicate key "highchair" (at byte 21, first at byte 2); keep one`}},
+			[]string{`f:2: kids_info: duplicate_key: $: duplicate key "highchair" (at byte 21, first at byte 2); keep one`}},
 		{"duplicate empty key", kids, `{"": 1, "": 2}`,
-			[]string{`f:2: kids_info: duplicate-key: $: duplicate key "" (at byte 9, first at byte 2); keep one`}},
+			[]string{`f:2: kids_info: duplicate_key: $: duplicate key "" (at byte 9, first at byte 2); keep one`}},
 		{"every duplicate", kids, `{"kids_menu": true, "kids_menu": true, "kids_menu": false}`,
 			[]string{
-				`f:2: kids_info: duplicate-key: $: duplicate key "kids_menu" (at byte 21, first at byte 2); keep one`,
-				`f:2: kids_info: duplicate-key: $: duplicate key "kids_menu" (at byte 40, first at byte 2); keep one`,
+				`f:2: kids_info: duplicate_key: $: duplicate key "kids_menu" (at byte 21, first at byte 2); keep one`,
+				`f:2: kids_info: duplicate_key: $: duplicate key "kids_menu" (at byte 40, first at byte 2); keep one`,
 			}},
 		{"duplicate key in a large object", kids, `{"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, "k16": 16, "k17": 17, "k3": 3}`,
-			[]string{`f:2: kids_info: duplicate-key: $: duplicate key "k3" (at byte 180, first at byte 29); keep one`}},
+			[]string{`f:2: kids_info: duplicate_key: $: duplicate key "k3" (at byte 180, first at byte 29); keep one`}},
 		{"at most 10 problems a cell", kids, `{"a": 1` + strings.Repeat(`, "a": 1`, 12) + `}`, func() []string {
 			var lines []string
 			for i := range 10 {
-				lines = append(lines, fmt.Sprintf(`f:2: kids_info: duplicate-key: $: duplicate key "a" (at byte %d, first at byte 2); keep one`, 10+8*i))
+				lines = append(lines, fmt.Sprintf(`f:2: kids_info: duplicate_key: $: duplicate key "a" (at byte %d, first at byte 2); keep one`, 10+8*i))
 			}
 			return lines
 		}()},

@@ -21,7 +21,7 @@ const (
 	RuleEnum         = "enum"
 	RuleJSON         = "json"
 	RuleSchema       = "schema"
-	RuleDuplicateKey = "duplicate-key" // a key twice in one JSON object
+	RuleDuplicateKey = "duplicate_key" // a key twice in one JSON object
 	RuleUnique       = "unique"
 	RuleReference    = "reference"
 	RuleFile         = "file" // an entry that is not a regular file, or is over the size limit

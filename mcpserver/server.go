@@ -71,7 +71,7 @@ func New(c Config) *mcp.Server {
 	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
 	cancel()
 	addSchemaResources(srv, vocab)
-	for _, t := range schema.ManifestWith(vocab, "") {
+	for _, t := range schema.ManifestWith(vocab, "", schema.ForMCP) {
 		d := datasetOf(t.Name)
 		if d.Private && c.Auth != nil {
 			t = authProfileTool(t, c.Auth.cfg.ProfileClaim)

@@ -47,7 +47,8 @@ func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// The tools are the manifest of `ctool tools`, with the annotations of a read-only, closed-world tool.
+// The tools are the manifest of `ctool tools` (each description pointing to its MCP resource rather than
+// to `ctool schema`), with the annotations of a read-only, closed-world tool.
 func TestToolsAreTheManifest(t *testing.T) {
 	srv := newTestServer(t, "/nonexistent/ctool.duckdb")
 	cs := connect(t, srv)
@@ -55,7 +56,7 @@ func TestToolsAreTheManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	manifest := schema.Manifest()
+	manifest := schema.ManifestWith(nil, "", schema.ForMCP)
 	if len(res.Tools) != len(manifest) {
 		t.Fatalf("%d tools, want %d", len(res.Tools), len(manifest))
 	}

@@ -15,9 +15,10 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// Output formats of `ctool query`.
+// Output formats of `ctool query`. FormatText is a table for people; the command line also accepts
+// its old name, table.
 const (
-	FormatTable    = "table"
+	FormatText     = "text"
 	FormatJSON     = "json"
 	FormatJSONL    = "jsonl"
 	FormatCSV      = "csv"
@@ -25,7 +26,7 @@ const (
 )
 
 // Formats lists the output formats.
-var Formats = []string{FormatTable, FormatJSON, FormatJSONL, FormatCSV, FormatMarkdown}
+var Formats = []string{FormatText, FormatJSON, FormatJSONL, FormatCSV, FormatMarkdown}
 
 // displayWidth is how many characters of a cell table and markdown show.
 const displayWidth = 60
@@ -70,7 +71,7 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 			return err
 		}
 		return writeNotes(notes, res)
-	case FormatTable, FormatMarkdown:
+	case FormatText, FormatMarkdown:
 		if err := writeTable(out, format == FormatMarkdown, res, 0); err != nil {
 			return err
 		}

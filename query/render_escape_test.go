@@ -15,7 +15,7 @@ func TestRenderEscapesControlCharacters(t *testing.T) {
 	cell := "red\x1b[31m\u202eevil\u009b2J\x00\xff"
 	res := &Result{Dataset: schema.Stores, Columns: []Column{{Name: "name\x1b]0;title\x07", Type: "VARCHAR"}},
 		Rows: [][]any{{cell}}}
-	for _, format := range []string{FormatTable, FormatMarkdown} {
+	for _, format := range []string{FormatText, FormatMarkdown} {
 		var out bytes.Buffer
 		if err := Write(&out, &out, format, res); err != nil {
 			t.Fatal(err)

@@ -28,7 +28,7 @@ func tableResult() *Result {
 func TestWriteTableFits(t *testing.T) {
 	res := tableResult()
 	var natural bytes.Buffer
-	if err := Write(&natural, nil, FormatTable, res); err != nil {
+	if err := Write(&natural, nil, FormatText, res); err != nil {
 		t.Fatal(err)
 	}
 	for _, width := range []int{200, 160, 120, 80, 60, 40, 30, 24} {

@@ -7,8 +7,9 @@ import (
 
 // The brief is the description a tool is registered with: read in every conversation, so it keeps what
 // a first attempt needs (relations, columns with a one-line meaning, label values, typed views, a few
-// examples on them) and leaves the rest to the full help, one call away (`ctool schema`, or the MCP
-// resource ctool://schema/<dataset>). What every tool shares is said once, in SharedRules.
+// examples on them) and leaves the rest to the full help, one call away: `ctool schema <dataset>` for
+// an agent that runs commands, the MCP resource ctool://schema/<dataset> for one that reads resources.
+// What every tool shares is said once, in SharedRules.
 
 // maxBriefExamples is how many examples a brief shows: those on the typed views.
 const maxBriefExamples = 4
@@ -16,11 +17,24 @@ const maxBriefExamples = 4
 // ResourceURI is the MCP resource holding a dataset's full description.
 func ResourceURI(d *Dataset) string { return "ctool://schema/" + d.Name }
 
+// SchemaCommand is the command that prints a dataset's full description, with --db when db is set (its
+// label values are the build's).
+func SchemaCommand(d *Dataset, db string) string {
+	argv := []string{"ctool", "schema", d.Name}
+	if d.Private {
+		argv[2] = "profile"
+	}
+	if db != "" {
+		argv = append(argv, "--db", db)
+	}
+	return shellCommand(argv)
+}
+
 // SharedRules are the rules all the search tools share, said once: in the MCP server's instructions and
 // at the head of `ctool tools --format text`.
 func SharedRules() []string {
 	return []string{
-		fmt.Sprintf("検索ツールは sql_query に SELECT 文を1つだけ受け取ります（WITH, JOIN, UNION, ウィンドウ関数も可）。どのツールのテーブル・ビューとも結合できます"),
+		"検索ツールは sql_query に SELECT 文を1つだけ受け取ります（WITH, JOIN, UNION, ウィンドウ関数も可）。どのツールのテーブル・ビューとも結合できます",
 		fmt.Sprintf("結果は最大%d件。LIMIT がなければ LIMIT %d が付きます。続きは ORDER BY ... LIMIT %d OFFSET %d", RowCap, RowCap, RowCap, RowCap),
 		"現在の東京時刻は tokyo_now()（TIMESTAMP）、今日は CAST(tokyo_now() AS DATE)。営業中・開催中は必ずこれと比べます（例の固定日時は置き換えて使います）",
 		"is_open(store_id, 時刻) は、その時刻に店舗が営業中なら true（昼休み、深夜0時またぎ、定休日、臨時休業を考慮。営業時間が不明な店舗は false）",
@@ -31,8 +45,9 @@ func SharedRules() []string {
 	}
 }
 
-// Brief renders a dataset's tool description in its lean form, with label values from v.
-func Brief(d *Dataset, v Vocabulary) string {
+// Brief renders a dataset's tool description in its lean form, with label values from v; full is
+// where the full description is (SchemaCommand or ResourceURI), as the reader of the brief can reach it.
+func Brief(d *Dataset, v Vocabulary, full string) string {
 	var b strings.Builder
 	if d.Private {
 		fmt.Fprintf(&b, "%s: %s\n%s\n", d.Tool, d.Summary, d.WhenToUse)
@@ -45,7 +60,7 @@ func Brief(d *Dataset, v Vocabulary) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s: %s %s\n", d.Tool, d.Summary, d.WhenToUse)
-	fmt.Fprintf(&b, "SQL の SELECT 文1つ、結果は最大%d件。現在の東京時刻は tokyo_now()。全説明: %s\n", RowCap, ResourceURI(d))
+	fmt.Fprintf(&b, "SQL の SELECT 文1つ、結果は最大%d件。現在の東京時刻は tokyo_now()。全説明: %s\n", RowCap, full)
 	b.WriteString("\n【テーブルとビュー】\n")
 	var cols []string
 	for _, c := range d.Columns {

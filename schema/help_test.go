@@ -270,7 +270,7 @@ func TestManifest(t *testing.T) {
 		}
 		seen[tool.Name] = true
 		t.Run(tool.Name, func(t *testing.T) {
-			if tool.Description != Brief(d, nil) {
+			if tool.Description != Brief(d, nil, SchemaCommand(d, "")) {
 				t.Error("description is not the dataset's Brief()")
 			}
 			s := compileDraft7(t, tool.Name+" input_schema", string(tool.InputSchema))
@@ -420,10 +420,13 @@ func checkLists(t *testing.T, where string, typ reflect.Type, v map[string]any) 
 // The commands of a manifest read from a build name it, so they run from any directory; a path that
 // needs quoting is quoted in the shell form and one element in argv.
 func TestManifestNamesTheDatabase(t *testing.T) {
-	for _, tool := range ManifestWith(nil, "/data/my builds/ctool.duckdb") {
+	for _, tool := range ManifestWith(nil, "/data/my builds/ctool.duckdb", ForCommands) {
 		want := "--db '/data/my builds/ctool.duckdb' -- {"
 		if !strings.Contains(tool.Command, want) {
 			t.Errorf("%s: command %q lacks %q", tool.Name, tool.Command, want)
+		}
+		if tool.Name != Profiles.Tool && !strings.Contains(tool.Description, " --db '/data/my builds/ctool.duckdb'\n") {
+			t.Errorf("%s: the description's ctool schema command lacks the build", tool.Name)
 		}
 		n := len(tool.Argv)
 		if n < 4 || tool.Argv[n-4] != "--db" || tool.Argv[n-3] != "/data/my builds/ctool.duckdb" || tool.Argv[n-2] != "--" {
@@ -436,8 +439,8 @@ func TestManifestNamesTheDatabase(t *testing.T) {
 // the Tokyo clock, where the full description is, and its typed views; CLI-only notes stay out.
 func TestBriefStandsAlone(t *testing.T) {
 	for _, d := range Public() {
-		b := Brief(d, nil)
-		for _, want := range []string{d.Tool + ":", "tokyo_now()", ResourceURI(d), fmt.Sprintf("最大%d件", RowCap)} {
+		b := Brief(d, nil, SchemaCommand(d, ""))
+		for _, want := range []string{d.Tool + ":", "tokyo_now()", "全説明: ctool schema " + d.Name + "\n", fmt.Sprintf("最大%d件", RowCap)} {
 			if !strings.Contains(b, want) {
 				t.Errorf("%s brief lacks %q", d.Name, want)
 			}
@@ -469,5 +472,21 @@ func TestManifestIsLean(t *testing.T) {
 	}
 	if n := utf8.RuneCount(b); n > 11000 {
 		t.Errorf("the manifest is %d characters, more than 11000", n)
+	}
+}
+
+// The manifest of `ctool tools` is read by agents that run commands: its descriptions point to
+// `ctool schema`, never to an MCP address they cannot open; the MCP server's point to the resource.
+func TestManifestPointsWhereItsReaderCanGo(t *testing.T) {
+	for _, tool := range ManifestWith(nil, "", ForCommands) {
+		if strings.Contains(tool.Description, "ctool://") {
+			t.Errorf("%s: the command manifest names an MCP address: %s", tool.Name, tool.Description)
+		}
+	}
+	for i, tool := range ManifestWith(nil, "", ForMCP) {
+		d := append(Public(), Profiles)[i]
+		if !d.Private && !strings.Contains(tool.Description, "全説明: "+ResourceURI(d)+"\n") {
+			t.Errorf("%s: the MCP description does not point to %s", tool.Name, ResourceURI(d))
+		}
 	}
 }

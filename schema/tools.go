@@ -19,14 +19,29 @@ type Tool struct {
 }
 
 // Manifest lists the four agent tools: one SQL tool per public dataset and get_user_profile.
-func Manifest() []Tool { return ManifestWith(nil, "") }
+func Manifest() []Tool { return ManifestWith(nil, "", ForCommands) }
+
+// Reader says how the agent that reads a manifest reaches a tool's full description.
+type Reader int
+
+const (
+	// ForCommands: an agent that runs commands (a bash tool, function calling): `ctool schema`.
+	ForCommands Reader = iota
+	// ForMCP: an MCP client, which reads the resource ctool://schema/<dataset>.
+	ForMCP
+)
 
 // ManifestWith is Manifest with the label values of a built database (see DescribeWith). When db is
-// set, the commands name it with --db, so they run the same from any directory.
-func ManifestWith(v Vocabulary, db string) []Tool {
+// set, the commands name it with --db, so they run the same from any directory. Each description
+// points to the full one where its reader can reach it.
+func ManifestWith(v Vocabulary, db string, r Reader) []Tool {
 	var tools []Tool
 	for _, d := range append(Public(), Profiles) {
-		t := Tool{Name: d.Tool, Description: Brief(d, v)}
+		full := SchemaCommand(d, db)
+		if r == ForMCP {
+			full = ResourceURI(d)
+		}
+		t := Tool{Name: d.Tool, Description: Brief(d, v, full)}
 		if d.Private {
 			t.InputSchema = inputSchema("profile_id", "対話中のユーザーのプロファイルID（例: user_example）", 1, 200)
 			t.Argv = []string{"ctool", "profile", "--format", "json"}

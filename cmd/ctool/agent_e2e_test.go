@@ -26,7 +26,7 @@ import (
 
 const (
 	agentInput = "../../input"
-	agentDocs  = "../../docs/agents.md"
+	agentDocs  = "../../docs/transcripts.md"
 
 	transcriptsBegin = "<!-- transcripts:begin -->"
 	transcriptsEnd   = "<!-- transcripts:end -->"
@@ -548,7 +548,7 @@ var seedQuestions = []string{
 	"NARRATIVE_DATA_FILE=narrative_data_2.csv ctool profile --format json user_diverse_frequent",
 }
 
-// transcriptCommand is one recorded command of docs/agents.md.
+// transcriptCommand is one recorded command of docs/transcripts.md.
 type transcriptCommand struct {
 	line  int
 	text  string

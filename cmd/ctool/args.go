@@ -11,11 +11,12 @@ import (
 // then "--" and the arguments. People and agents write flags anywhere (as with git and gh), and the
 // library stops reading flags at the first argument.
 type commandLine struct {
-	args   []string
-	leaf   *cli.Command // the command the line runs; nil for the app itself
-	format string       // the --format the line asks for, or the command's default
-	db     string       // the --db the line names, "" when it names none
-	help   bool         // the line asks for help (-h, --help)
+	args       []string
+	positional []string     // the arguments that are neither the command path nor flags
+	leaf       *cli.Command // the command the line runs; nil for the app itself
+	format     string       // the --format the line asks for, or the command's default
+	db         string       // the --db the line names, "" when it names none
+	help       bool         // the line asks for help (-h, --help)
 }
 
 // flagToken is what a flag looks like: one or two dashes, a name, and maybe "=value". SQL that starts
@@ -65,6 +66,7 @@ func arrange(app *cli.App, argv []string) commandLine {
 		}
 	}
 	line.args = append(path, flags...)
+	line.positional = args
 	if len(args) > 0 {
 		line.args = append(append(line.args, "--"), args...)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 type choiceFlag struct {
 	cli.StringFlag
 	choices []string
+	aliases map[string]string // an old name of a choice → the choice; accepted, never offered
 }
 
 // newChoiceFlag is --name with usage "what `VALUE`: a, b or c" and value (one of choices) by default.
@@ -23,18 +25,29 @@ func newChoiceFlag(name, what, placeholder, value string, choices []string) *cho
 	}
 }
 
-// formatFlag is --format, choosing among formats; value is the default.
+// formatFlag is --format, choosing among formats; value is the default. The human format is called
+// text by every command; table, its old name in query and profile, is accepted as an alias.
 func formatFlag(what, value string, formats ...string) *choiceFlag {
-	return newChoiceFlag("format", what, "FORMAT", value, formats)
+	f := newChoiceFlag("format", what, "FORMAT", value, formats)
+	if slices.Contains(formats, "text") {
+		f.aliases = map[string]string{"table": "text"}
+	}
+	return f
 }
 
-// choiceValue is the value of the command's choice flag name, checked against the flag's own list.
+// choiceValue is the value of the command's choice flag name, checked against the flag's own list; an
+// alias gives the choice it stands for.
 func choiceValue(c *cli.Context, name string) (string, error) {
 	v := c.String(name)
 	for _, f := range c.Command.Flags {
-		if cf, ok := f.(*choiceFlag); ok && cf.Name == name && !slices.Contains(cf.choices, v) {
-			return "", usageError("--%s must be one of %v, not %q", name, cf.choices, v)
+		cf, ok := f.(*choiceFlag)
+		if !ok || cf.Name != name || slices.Contains(cf.choices, v) {
+			continue
 		}
+		if to, ok := cf.aliases[v]; ok {
+			return to, nil
+		}
+		return "", unknownWord(fmt.Sprintf("--%s must be %s, not %q", name, orList(cf.choices), v), v, cf.choices, c.Command.HelpName+" --help")
 	}
 	return v, nil
 }

@@ -34,7 +34,7 @@ func newCompletionCommand() *cli.Command {
 			}
 			shell := c.Args().First()
 			if !slices.Contains(completionShells, shell) {
-				return usageError("unknown shell %q: use bash, zsh or fish", shell)
+				return unknownWord(fmt.Sprintf("unknown shell %q: use %s", shell, orList(completionShells)), shell, completionShells, "")
 			}
 			return runCompletion(&completionOptions{out: c.App.Writer, app: c.App, shell: shell})
 		},

@@ -72,7 +72,7 @@ func TestCompletionChoices(t *testing.T) {
 			}
 			args := append(strings.Fields(c.path), "--format", "bogus")
 			_, _, errOut := ctoolRun(args...)
-			want := "--format must be one of [" + strings.Join(f.choices, " ") + "]"
+			want := "--format must be " + orList(f.choices) + ", not \"bogus\""
 			if !strings.Contains(errOut, want) {
 				t.Errorf("ctool %s: completes --format to %v, but the command says %q", c.path, f.choices, errOut)
 			}
@@ -111,14 +111,14 @@ var completionLines = []struct {
 	{"ctool query ", "events products stores"},
 	{"ctool query --format json st", "stores"},
 	{"ctool --db x.duckdb query p", "products"},
-	{"ctool query stores --format ", "csv json jsonl markdown table"},
+	{"ctool query stores --format ", "csv json jsonl markdown text"},
 	{"ctool query stores --format=j", "json jsonl"},
 	{"ctool query stores --timeout 5s --format m", "markdown"},
 	{"ctool query stores --f", "--format"},
 	{"ctool query stores SELECT ", ""},
 	{"ctool query stores -- --f", ""},
 	{"ctool profile ", ""}, // profile ids: never
-	{"ctool profile --format ", "json table"},
+	{"ctool profile --format ", "json text"},
 	{"ctool mcp --profile-id ", ""},
 	{"ctool schema ", "events products profile stores"},
 	{"ctool schema stores ", ""},

@@ -23,7 +23,27 @@ func usageError(format string, args ...any) *ctool.Error {
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	return &ctool.Error{Kind: ctool.KindUsage, Message: err.Error(), Hint: c.Command.HelpName + " --help"}
+	hint := c.Command.HelpName + " --help"
+	if c.Command.HelpName == "" {
+		hint = c.App.Name + " --help"
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		flags := c.App.Flags
+		if c.Command.Name != "" {
+			flags = c.Command.Flags
+		}
+		var names []string
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 { // -h and the like: a long name says more
+					names = append(names, n)
+				}
+			}
+		}
+		return unknownFlag(msg, name, names, hint)
+	}
+	return &ctool.Error{Kind: ctool.KindUsage, Message: msg, Hint: hint}
 }
 
 // report writes a command's error where its reader looks, and returns the exit status: in JSON mode

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -25,6 +27,21 @@ func (e *env) dbPath(c *cli.Context) string {
 
 func inputFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "input", Value: defaultInput, Usage: "`DIR` holding the CSV files", TakesFile: true}
+}
+
+// missingInput adds a hint to the error of a command run without --input in a directory that has no
+// input/: the default is relative to the working directory, which is the repository only in a clone.
+func missingInput(c *cli.Context, err error) error {
+	var pe *fs.PathError
+	if err == nil || c.IsSet("input") || !errors.As(err, &pe) || pe.Path != defaultInput || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	e := ctool.Explain(err)
+	if e.Hint != "" {
+		return err
+	}
+	return &ctool.Error{Kind: e.Kind, Message: e.Message, Err: err,
+		Hint: c.Command.HelpName + " --input DIR (the directory of CSV files; input/ is read from the working directory)"}
 }
 
 // callTimeout is a command's --timeout, which bounds one query or call.

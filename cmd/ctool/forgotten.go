@@ -1,9 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 
-	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -15,11 +15,11 @@ var relationWord = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+["']?([^\s"',;()]+)
 
 // unknownDataset explains `ctool query ARG …` when ARG is not a dataset: when it is SQL, the dataset
 // was forgotten, and the hint is the command line with the dataset the query reads put in.
-func unknownDataset(args []string) *ctool.Error {
+func unknownDataset(args []string) error {
 	first := args[0]
 	if !looksLikeSQL.MatchString(first) {
-		return usageError("unknown dataset %q: use events, stores or products", first).
-			WithHint("ctool query stores \"SELECT store_name FROM stores WHERE category = 'cafe'\"")
+		return unknownWord(fmt.Sprintf("unknown dataset %q: use %s", first, orList(queryDatasets())), first, queryDatasets(),
+			"ctool query stores \"SELECT store_name FROM stores WHERE category = 'cafe'\"")
 	}
 	dataset := "stores"
 	if m := relationWord.FindStringSubmatch(first); m != nil {

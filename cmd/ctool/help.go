@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/azabudai/ctool"
@@ -22,7 +23,8 @@ func newHelpCommand() *cli.Command {
 			for _, name := range c.Args().Slice() {
 				cmd := findCommand(commands, name)
 				if cmd == nil {
-					return usageError("unknown command %q", strings.Join(append(path, name), " ")).WithHint(strings.Join(path, " ") + " --help")
+					return unknownWord(fmt.Sprintf("unknown command %q", strings.Join(append(path, name), " ")), name,
+						commandNames(commands), strings.Join(path, " ")+" --help")
 				}
 				path = append(path, cmd.Name)
 				commands = cmd.Subcommands

@@ -57,7 +57,7 @@ func newIngestCommand(e *env) *cli.Command {
 				<-ctx.Done()
 				stop()
 			}()
-			return runIngest(ctx, opts)
+			return missingInput(c, runIngest(ctx, opts))
 		},
 	}
 }

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,7 +59,35 @@ func runWith(e *env, args []string) int {
 	line := arrange(app, args)
 	setBuildHelp(e, app, line)
 	jsonMode := line.format == "json" || line.format == "jsonl"
-	return report(app.Run(line.args), jsonMode, e.stdout, e.stderr)
+	var err error
+	if line.leaf == nil && len(line.positional) > 0 && !line.help {
+		// Before the app reads flags that only the command meant would have.
+		err = unknownCommand(app, line.positional[0])
+	} else {
+		err = app.Run(line.args)
+	}
+	var m *misspelt
+	if errors.As(err, &m) && m.fix != "" {
+		m.err.Hint = correctedLine(args, m)
+	}
+	return report(err, jsonMode, e.stdout, e.stderr)
+}
+
+// unknownCommand is the usage error for a command ctool does not have, with the most similar of those
+// it has.
+func unknownCommand(app *cli.App, name string) error {
+	return unknownWord(fmt.Sprintf("unknown command %q", name), name, commandNames(app.Commands), "ctool --help")
+}
+
+// commandNames are the names of the commands people may type (hidden ones are not suggested).
+func commandNames(commands []*cli.Command) []string {
+	var names []string
+	for _, c := range commands {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	return names
 }
 
 func newApp(e *env) *cli.App {
@@ -83,7 +112,7 @@ func newApp(e *env) *cli.App {
 		Flags: []cli.Flag{cli.HelpFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageError("unknown command %q", c.Args().First()).WithHint("ctool --help")
+				return unknownCommand(c.App, c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},

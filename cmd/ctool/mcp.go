@@ -51,7 +51,7 @@ func newMCPCommand(e *env) *cli.Command {
 			"answered 503 with Retry-After; a second signal stops at once. On stdio it stops when stdin closes,\n" +
 			"after answering every request already read. --metrics ADDR serves /healthz, /readyz (503 until the\n" +
 			"build is open and the workers are warm, and while draining) and /metrics (Prometheus) on a listener\n" +
-			"of its own; the README's \"Operating ctool mcp\" lists the metrics." +
+			"of its own; docs/mcp.md, \"Operating ctool mcp\", lists the metrics." +
 			fmt.Sprintf("\n\nEach search query runs in a worker process (the same binary), %d kept warm and at most %d at once;\n"+
 				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
 				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+

@@ -639,8 +639,8 @@ func testMCPStdio(t *testing.T, db string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		manifest := schema.ManifestWith(vocab, "")
-		if manifest[0].Description == schema.Manifest()[0].Description {
+		manifest := schema.ManifestWith(vocab, "", schema.ForMCP)
+		if manifest[0].Description == schema.ManifestWith(nil, "", schema.ForMCP)[0].Description {
 			t.Fatal("the build's label values do not reach the descriptions")
 		}
 		if len(res.Tools) != len(manifest) {

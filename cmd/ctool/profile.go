@@ -19,14 +19,14 @@ func newProfileCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "profile",
 		Usage:     "return exactly one user's profile (tool get_user_profile)",
-		UsageText: "ctool profile [--db PATH] [--format json|table] [--] PROFILE_ID",
+		UsageText: "ctool profile [--db PATH] [--format json|text] [--] PROFILE_ID",
 		Description: schema.Help(schema.Profiles) +
 			"\nThe profiles come from the file named by the environment variable NARRATIVE_DATA_FILE\n" +
 			"(default narrative_data.csv), as ingested beside the main database." +
 			exitStatus("the profile was found", ctool.KindNotFound, ctool.KindUsage, ctool.KindNoDatabase),
 		Flags: []cli.Flag{
 			dbFlag(),
-			formatFlag("output", "json", "json", "table"),
+			formatFlag("output", "json", "json", "text"),
 		},
 		Action: func(c *cli.Context) error {
 			opts := &profileOptions{out: e.stdout, db: e.dbPath(c), source: e.getenv("NARRATIVE_DATA_FILE")}
@@ -48,7 +48,7 @@ func newProfileCommand(e *env) *cli.Command {
 // profileOptions is a `ctool profile` command line, checked.
 type profileOptions struct {
 	out    io.Writer
-	format string // json or table
+	format string // json or text
 	db     string
 	source string // NARRATIVE_DATA_FILE: which ingested profiles file to read
 	id     string

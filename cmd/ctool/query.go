@@ -18,7 +18,7 @@ var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeou
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
 		dbFlag(),
-		formatFlag("output", query.FormatTable, query.Formats...),
+		formatFlag("output", query.FormatText, query.Formats...),
 		&cli.DurationFlag{Name: "timeout", Value: query.DefaultTimeout, Usage: "stop the query after `D` (at most 1m)"},
 	}
 }
@@ -109,7 +109,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if err != nil {
 		return query.TimeoutHint(ctx, err, opts.timeout, query.MaxTimeout)
 	}
-	if t, ok := e.stdoutTerminal(); ok && opts.format == query.FormatTable {
+	if t, ok := e.stdoutTerminal(); ok && opts.format == query.FormatText {
 		if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
 			return err
 		}

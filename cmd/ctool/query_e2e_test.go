@@ -1258,7 +1258,7 @@ func testFormats(t *testing.T, db e2eDB) {
 			args []string
 			want string
 		}{
-			{"bad_format", []string{"query", "events", "--db", db.path, "--format", "xml", "SELECT 1"}, "--format must be one of"},
+			{"bad_format", []string{"query", "events", "--db", db.path, "--format", "xml", "SELECT 1"}, "--format must be text, json, jsonl, csv or markdown, not \"xml\""},
 			{"no_sql", []string{"query", "events", "--db", db.path}, "pass the SQL as one argument"},
 			{"two_sql_args", []string{"query", "events", "--db", db.path, "SELECT 1", "SELECT 2"}, "pass the SQL as one argument"},
 			{"unknown_dataset", []string{"query", "profiles", "--db", db.path, "SELECT 1"}, `unknown dataset "profiles"`},

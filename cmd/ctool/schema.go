@@ -84,7 +84,7 @@ func schemaArgs(args []string) ([]*schema.Dataset, error) {
 		}
 		d, err := schema.ByName(name)
 		if err != nil {
-			return nil, usageError("unknown dataset %q: use events, stores, products or profile", a)
+			return nil, unknownWord(fmt.Sprintf("unknown dataset %q: use %s", a, orList(schemaTopics())), a, schemaTopics(), "")
 		}
 		out = append(out, d)
 	}

@@ -34,7 +34,7 @@ func newStatusCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			return runStatus(c.Context, opts)
+			return missingInput(c, runStatus(c.Context, opts))
 		},
 	}
 }

@@ -51,7 +51,7 @@ type toolsOptions struct {
 }
 
 func runTools(ctx context.Context, e *env, opts *toolsOptions) error {
-	tools := schema.ManifestWith(e.buildVocabulary(ctx, opts.db), opts.dbFlag)
+	tools := schema.ManifestWith(e.buildVocabulary(ctx, opts.db), opts.dbFlag, schema.ForCommands)
 	if opts.format == "json" {
 		return textout.JSONFor(opts.out, tools)
 	}

@@ -84,7 +84,7 @@ func newValidateCommand(e *env) *cli.Command {
 			if textout.IsTerminal(e.stderr) {
 				opts.check.Progress = ingest.ProgressBar(e.stderr)
 			}
-			return runValidate(opts)
+			return missingInput(c, runValidate(opts))
 		},
 	}
 }
