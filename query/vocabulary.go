@@ -27,6 +27,27 @@ func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 			}
 			v[schema.VocabKey(l.Relation, l.Column)] = values
 		}
+		// One row of each table, the first by its key, as the examples of its columns: a pairing of
+		// values the description shows is then true of this build.
+		for _, d := range schema.Public() {
+			cols, keys := make([]guard.SQL, len(d.Columns)), make([]guard.SQL, len(d.Key))
+			for i, c := range d.Columns {
+				cols[i] = guard.Format("CAST(%s AS VARCHAR)", guard.MustIdent(c.Name))
+			}
+			for i, k := range d.Key {
+				keys[i] = guard.MustIdent(k)
+			}
+			row, err := cache.row(ctx, conn, guard.Format("SELECT %s FROM %s ORDER BY %s LIMIT 1",
+				guard.Join(cols, ", "), guard.MustIdent(d.Table), guard.Join(keys, ", ")), len(cols))
+			if err != nil {
+				continue // an empty table: schema/'s examples stay
+			}
+			for i, c := range d.Columns {
+				if row[i].Valid {
+					v[schema.ExampleKey(d.Table, c.Name)] = []string{row[i].String}
+				}
+			}
+		}
 		return nil
 	})
 	if err != nil {

@@ -88,8 +88,14 @@ func Brief(d *Dataset, v Vocabulary, full string) string {
 			fmt.Fprintf(&b, "  %s\n", view.Note)
 		}
 	}
-	if labels := labelDocs(d, v); len(labels) > 0 {
-		b.WriteString("\n【ラベル列の値】\n")
+	if labels := labelDocs(d, v); len(labels) > 0 && v == nil {
+		var cols []string
+		for _, l := range labels {
+			cols = append(cols, l.Column)
+		}
+		fmt.Fprintf(&b, "\n【ラベル列の値】%s（%s）\n", NoBuildLabels, strings.Join(cols, ", "))
+	} else if len(labels) > 0 {
+		b.WriteString("\n【ラベル列の値】このビルドの値\n")
 		for _, l := range labels {
 			fmt.Fprintf(&b, "- %s: '%s'\n", l.Column, strings.Join(l.Values, "', '"))
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Doc is the agent-facing description of one tool, generated from a dataset's definition. The text
@@ -23,6 +24,8 @@ type Doc struct {
 	Examples   []Example     `json:"examples"`
 	OutputNote string        `json:"output"`
 	Labels     []LabelDoc    `json:"labels"`
+	// LabelsNote stands in for the label values when no build was read (NoBuildLabels).
+	LabelsNote string `json:"labels_note,omitempty"`
 }
 
 // RelationDoc describes a table or view a query may name.
@@ -55,6 +58,10 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 			typ = "INTEGER"
 		}
 		cd := ColumnDoc{Name: c.Name, Type: typ, Description: c.Description, Example: c.Example}
+		if got, ok := v[ExampleKey(d.Table, c.Name)]; ok && len(got) == 1 && got[0] != "" && (c.SchemaFile == "" || utf8.RuneCountInString(got[0]) <= maxExampleRunes) {
+			// One row of the build: what the examples pair is true of this build.
+			cd.Example = clipExample(got[0])
+		}
 		if c.SchemaFile != "" {
 			text, _ := JSONSchema(c.SchemaFile)
 			cd.JSONSchema = json.RawMessage(compactJSON(text))
@@ -98,6 +105,9 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 	doc.OutputNote = fmt.Sprintf(`{"results": [...], "count": N, "truncated": true/false}。`+
 		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s" と、一致する行のない条件と近い値を示す "hint"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
 	doc.Labels = labelDocs(d, v)
+	if v == nil && len(doc.Labels) > 0 {
+		doc.LabelsNote = NoBuildLabels
+	}
 	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: append([]string{}, d.Aliases...), Columns: []ColumnDoc{},
 		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
@@ -203,8 +213,14 @@ func helpText(d *Dataset, v Vocabulary, cli bool) string {
 		}
 		b.WriteString("\n")
 	}
-	if len(doc.Labels) > 0 {
-		b.WriteString("【ラベル列の値】大文字小文字は区別しません。別の言い方（'カフェ' と 'cafe'、'子ども' と '子供'）は一致しないので、ここにある値で比べます\n")
+	if len(doc.Labels) > 0 && doc.LabelsNote != "" {
+		fmt.Fprintf(&b, "【ラベル列の値】%s\n", doc.LabelsNote)
+		for _, l := range doc.Labels {
+			fmt.Fprintf(&b, "- %s（%s）\n", l.Column, strings.Join(l.Relations, ", "))
+		}
+		b.WriteString("\n")
+	} else if len(doc.Labels) > 0 {
+		b.WriteString("【ラベル列の値】このビルドの値です。大文字小文字は区別しません。別の言い方（'カフェ' と 'cafe'、'子ども' と '子供'）は一致しないので、ここにある値で比べます\n")
 		for _, l := range doc.Labels {
 			fmt.Fprintf(&b, "- %s（%s）: '%s'\n", l.Column, strings.Join(l.Relations, ", "), strings.Join(l.Values, "', '"))
 		}

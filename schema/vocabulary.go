@@ -6,14 +6,26 @@ import "strings"
 // (never a count: descriptions say nothing that changes with the data's size).
 const maxListed = 30
 
-// Vocabulary holds the values each label column has in a built database, keyed by VocabKey. A nil
-// Vocabulary, or a missing key, means no database was read: descriptions then use schema/'s Words.
+// Vocabulary holds what descriptions show of a built database: the values each label column has,
+// keyed by VocabKey, and one row of each table as its columns' examples, keyed by ExampleKey. A nil
+// Vocabulary means no database was read: descriptions then list no label values (a line says where
+// they come from) and show schema/'s own examples, which pair nothing with anything.
 type Vocabulary map[string][]string
 
 // VocabKey names a label column in a Vocabulary.
 func VocabKey(relation, column string) string {
 	return strings.ToLower(relation) + "." + strings.ToLower(column)
 }
+
+// ExampleKey names a table column's example value in a Vocabulary.
+func ExampleKey(table, column string) string { return "example:" + VocabKey(table, column) }
+
+// NoBuildLabels is what a description says in place of label values when no build was read: the
+// values are the data's, and no list of schema/'s words may pass for them.
+const NoBuildLabels = "ラベル列の値はビルドから読みます。--db PATH か環境変数 CTOOL_DB でビルドを指定すると、ここにその値が並びます（推測した値で比べると一致しません）"
+
+// maxExampleRunes is the longest example a description shows; a longer value is cut with "...".
+const maxExampleRunes = 60
 
 // LabelDoc lists the values of one label column of a dataset, as the agent help shows them.
 type LabelDoc struct {
@@ -26,10 +38,10 @@ type LabelDoc struct {
 func labelDocs(d *Dataset, v Vocabulary) []LabelDoc {
 	out := []LabelDoc{}
 	index := map[string]int{}
-	add := func(relation, column string, words []string) {
+	add := func(relation, column string, _ []string) {
 		i, ok := index[column]
 		if !ok {
-			values := words
+			values := []string{}
 			if got, ok := v[VocabKey(relation, column)]; ok {
 				values = got
 			}
@@ -53,6 +65,15 @@ func labelDocs(d *Dataset, v Vocabulary) []LabelDoc {
 		}
 	}
 	return out
+}
+
+// clipExample is a value as an example: at most maxExampleRunes, on one line.
+func clipExample(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > maxExampleRunes {
+		return string(r[:maxExampleRunes]) + "..."
+	}
+	return s
 }
 
 // labelWords are the values schema/ knows a label column to hold: an enum's values, or its Words.

@@ -8,21 +8,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The help an agent reads lists label values; they must be the build's, or say plainly that they are
-// not (an agent that compares with a word the build never held gets nothing back).
+// The help an agent reads lists label values; they are the build's, or none are listed and the
+// description says where they come from (an agent that compares with a word the build never held gets
+// nothing back, and a list of the schema's words would pass for the data's).
 
-// schemaWordsNote is said when no build could be read: the label values shown are schema/'s words.
-func schemaWordsNote(db string) string {
-	return fmt.Sprintf("no build at %s (--db or CTOOL_DB): the label values shown are the schema's words, not the data's; build it with ctool ingest", db)
-}
-
-// buildVocabulary is vocabulary(db), and the note on stderr when there is no build to read.
-func (e *env) buildVocabulary(ctx context.Context, db string) schema.Vocabulary {
-	v := vocabulary(ctx, db)
-	if v == nil {
-		fmt.Fprintf(e.stderr, "ctool: %s\n", schemaWordsNote(db))
-	}
-	return v
+// noBuildNote is the help's line when no build could be read at db.
+func noBuildNote(db string) string {
+	return fmt.Sprintf("No build at %s: the description lists no label values (name a build with --db or CTOOL_DB; ctool ingest makes one).\n", db)
 }
 
 // setBuildHelp makes `ctool query DATASET --help` (and `ctool help query DATASET`) describe the build
@@ -63,9 +55,9 @@ func setBuildHelp(e *env, app *cli.App, line commandLine) {
 			db = defaultDB
 		}
 		v := vocabulary(context.Background(), db)
-		note := fmt.Sprintf("Label values are those of the build at %s.\n", db)
+		note := fmt.Sprintf("Label values and column examples are those of the build at %s.\n", db)
 		if v == nil {
-			note = schemaWordsNote(db) + ".\n"
+			note = noBuildNote(db)
 		}
 		target.Description = schema.HelpWith(d, v) + "\n" + note + exitStatus("the query ran (zero rows is fine)", queryKinds...)
 	}

@@ -21,8 +21,8 @@ func newSchemaCommand(e *env) *cli.Command {
 		UsageText: "ctool schema [" + bar(schemaTopics()) + "] [--format " + bar(schemaFormats) + "]",
 		Description: "Without a name, describes all four tools. The text is what an agent is given for each tool;\n" +
 			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]. The values\n" +
-			"of label columns (category, tag, ...) come from the build --db or CTOOL_DB names; without one, a note on\n" +
-			"stderr says they are the schema's words." +
+			"of label columns (category, tag, ...) and the columns' examples come from the build --db or CTOOL_DB\n" +
+			"names; without one, no label values are listed and the description says where they come from." +
 			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output", "text", schemaFormats...), dbFlag()},
 		Action: func(c *cli.Context) error {
@@ -48,7 +48,7 @@ type schemaOptions struct {
 }
 
 func runSchema(ctx context.Context, e *env, opts *schemaOptions) error {
-	vocab := e.buildVocabulary(ctx, opts.db)
+	vocab := vocabulary(ctx, opts.db)
 	if opts.format == "json" {
 		var docs []schema.Doc
 		for _, d := range opts.datasets {

@@ -21,8 +21,8 @@ func newToolsCommand(e *env) *cli.Command {
 			"one is ctool schema DATASET), input_schema a JSON Schema of its one argument (sql_query or profile_id),\n" +
 			"and command/argv the ctool command it maps to, with --db when --db or CTOOL_DB names the build, so an\n" +
 			"agent framework can register the tools without copying them. --format text gives the rules the tools\n" +
-			"share once, then each description. Label values come from the build --db or CTOOL_DB names; without\n" +
-			"one, a note on stderr says they are the schema's words." +
+			"share once, then each description. Label values and column examples come from the build --db or\n" +
+			"CTOOL_DB names; without one, each description lists no label values and says where they come from." +
 			exitStatus("ok", ctool.KindUsage),
 		Flags: []cli.Flag{formatFlag("output", "json", "json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
@@ -51,7 +51,7 @@ type toolsOptions struct {
 }
 
 func runTools(ctx context.Context, e *env, opts *toolsOptions) error {
-	tools := schema.ManifestWith(e.buildVocabulary(ctx, opts.db), opts.dbFlag, schema.ForCommands)
+	tools := schema.ManifestWith(vocabulary(ctx, opts.db), opts.dbFlag, schema.ForCommands)
 	if opts.format == "json" {
 		return textout.JSONFor(opts.out, tools)
 	}
