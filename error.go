@@ -4,14 +4,14 @@
 package ctool
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/azabudai/ctool/textout"
 )
 
 // Kind says what went wrong in one word that scripts and agents can match on.
@@ -85,7 +85,14 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 		Kind  Kind   `json:"kind"`
 		Hint  string `json:"hint,omitempty"`
 	}{e.Message, e.Kind, e.Hint}
-	return textout.Marshal(doc)
+	// Without HTML escapes: a message quoting the query keeps its < and &.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -160,17 +167,6 @@ func ExitStatusHelp(success string, kinds ...Kind) string {
 				fmt.Fprintf(&b, "   %d  %-12s %s\n", i.Status, i.Kind, i.Meaning)
 			}
 		}
-	}
-	return b.String()
-}
-
-// ExitStatusTable is docs/commands.md's Markdown table of every exit status and kind.
-func ExitStatusTable() string {
-	var b strings.Builder
-	b.WriteString("| status | kind | meaning |\n| --- | --- | --- |\n")
-	b.WriteString("| 0 | | success (a query that matches nothing is a success) |\n")
-	for _, i := range Kinds {
-		fmt.Fprintf(&b, "| %d | `%s` | %s |\n", i.Status, i.Kind, i.Meaning)
 	}
 	return b.String()
 }
