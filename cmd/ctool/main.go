@@ -96,6 +96,7 @@ func newApp(e *env) *cli.App {
 			newSchemaCommand(e),
 			newToolsCommand(e),
 			newMCPCommand(e),
+			newConsoleCommand(e),
 			newCompletionCommand(),
 			newManCommand(),
 			newHelpCommand(),
