@@ -21,7 +21,7 @@ import (
 // sent). Memory stays that of one chunk, whatever the list's size.
 
 // exportChunk is how many rows of the build one statement of an export covers.
-const exportChunk = 50_000
+var exportChunk = 50_000
 
 // format is one export format.
 type format struct {
@@ -149,8 +149,8 @@ func (lq *listQuery) stream(ctx context.Context, c *guard.Conn, write func([]any
 			return err
 		}
 		q := guard.Format("SELECT %s FROM %s AS t WHERE _row >= ? AND _row < ? AND %s ORDER BY _row", sel, src.sql, w.sql)
-		for lo := int64(0); lo <= *maxRow; lo += exportChunk {
-			args := append(append(append([]any{}, src.args...), lo, lo+exportChunk), w.args...)
+		for lo, step := int64(0), int64(exportChunk); lo <= *maxRow; lo += step {
+			args := append(append(append([]any{}, src.args...), lo, lo+step), w.args...)
 			if _, _, _, err := run(q, args); err != nil {
 				return err
 			}

@@ -52,7 +52,7 @@ func newParquet(w io.Writer, cols []column) rowWriter {
 	}
 	schema := arrow.NewSchema(fields, nil)
 	pw := &parquetWriter{cols: cols, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(exportChunk))
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(int64(exportChunk)))
 	pw.fw, pw.err = pqarrow.NewFileWriter(schema, w, props, pqarrow.DefaultWriterProps())
 	return pw
 }
