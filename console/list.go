@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -42,8 +43,8 @@ type cell struct {
 	Null  bool
 	Bool  string // "true" or "false" for a BOOLEAN
 	List  []string
-	Link  string // a record the value names (a product's store)
-	Facet string // the query that filters the list to this value
+	Link  string       // a record the value names (a product's store)
+	Facet template.URL // the query that filters the list to this value
 }
 
 // facet is one facet column's counts.
@@ -51,7 +52,7 @@ type facet struct {
 	Col     column
 	Values  []facetValue
 	More    bool
-	Clear   string // the query without this facet
+	Clear   template.URL // the query without this facet
 	Applied bool
 }
 
@@ -59,7 +60,7 @@ type facetValue struct {
 	Value    string // "" for no value
 	Count    int64
 	Selected bool
-	Toggle   string // the query with this value added or taken away
+	Toggle   template.URL // the query with this value added or taken away
 }
 
 // list serves /{dataset} and its exports /{dataset}.csv, .jsonl, .parquet and -excel.csv.
@@ -123,7 +124,7 @@ func (d *listData) read(ctx context.Context, c *guard.Conn) error {
 		if err != nil {
 			return err
 		}
-		f := facet{Col: col, Clear: withoutParam(d.Params, col.Name), Applied: selected[col.Name] != nil}
+		f := facet{Col: col, Clear: template.URL(withoutParam(d.Params, col.Name)), Applied: selected[col.Name] != nil}
 		for rows.Next() {
 			var v sql.NullString
 			var n, sum int64
@@ -138,7 +139,7 @@ func (d *listData) read(ctx context.Context, c *guard.Conn) error {
 				f.More = true
 				continue
 			}
-			f.Values = append(f.Values, facetValue{Value: v.String, Count: n, Selected: selected[col.Name][v.String], Toggle: toggleParam(d.Params, col.Name, v.String)})
+			f.Values = append(f.Values, facetValue{Value: v.String, Count: n, Selected: selected[col.Name][v.String], Toggle: template.URL(toggleParam(d.Params, col.Name, v.String))})
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -199,7 +200,7 @@ func (t *table) listRow(vals []any, params url.Values) listRow {
 		}
 		ce := makeCell(c, vals[i])
 		if c.Facet && !c.List && !ce.Null {
-			ce.Facet = withParam(params, c.Name, ce.Text)
+			ce.Facet = template.URL(withParam(params, c.Name, ce.Text))
 		}
 		if t.D.Name == "products" && c.Name == "store_name" {
 			if id, ok := byName["store_id"].(string); ok {

@@ -90,11 +90,13 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 
 func parseTemplates() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
-		"query":    func(v url.Values) string { return v.Encode() },
-		"set":      withParam,
-		"sortBy":   sortBy,
-		"without":  withoutParam,
-		"toggle":   toggleParam,
+		// A query given to a template is a template.URL: html/template would escape its = and & as
+		// the text of one query value.
+		"query":    func(v url.Values) template.URL { return template.URL(v.Encode()) },
+		"set":      func(v url.Values, k, val string) template.URL { return template.URL(withParam(v, k, val)) },
+		"sortBy":   func(v url.Values, k, col string) template.URL { return template.URL(sortBy(v, k, col)) },
+		"without":  func(v url.Values, k string) template.URL { return template.URL(withoutParam(v, k)) },
+		"toggle":   func(v url.Values, k, val string) template.URL { return template.URL(toggleParam(v, k, val)) },
 		"pathEsc":  url.PathEscape,
 		"queryEsc": url.QueryEscape,
 		"add":      func(a, b int) int { return a + b },
