@@ -266,3 +266,13 @@ func copyInput(t *testing.T, from, dir, file, old, new string) {
 }
 
 func rebuild(t *testing.T, input, db string) { t.Helper(); ingesttest.Rebuild(t, input, db) }
+
+func readCSV(t *testing.T, res *http.Response) [][]string {
+	t.Helper()
+	defer res.Body.Close()
+	rows, err := csv.NewReader(res.Body).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}

@@ -41,6 +41,7 @@ var messages = map[string][2]string{
 	"Open at (Tokyo)":                   {"営業日時（東京）", "Open at (Tokyo)"},
 	"any":                               {"すべて", "any"},
 	"open":                              {"営業中", "open"},
+	"view":                              {"詳細", "view"},
 	"closed":                            {"休業", "closed"},
 	"unknown":                           {"不明", "unknown"},
 	"Apply":                             {"絞り込む", "Apply"},
