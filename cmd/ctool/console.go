@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/textproto"
@@ -40,7 +39,8 @@ func newConsoleCommand(e *env) *cli.Command {
 			"given; requests naming another Host are refused (DNS rebinding). It has no login of its own: run it\n" +
 			"behind an authenticating reverse proxy (oauth2-proxy, an identity-aware proxy), and name the header\n" +
 			"that proxy sets with --identity-header to have requests without it refused and the user logged.\n" +
-			"Each request writes one JSON line on stderr. Stops on SIGINT or SIGTERM." +
+			"The log is JSON lines on stderr: first {\"msg\": \"serving\", \"serving\": URL, \"build\": ID}, then one\n" +
+			"line a request. Stops on SIGINT or SIGTERM." +
 			exitStatus("the console stopped when asked", ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
 		Flags: []cli.Flag{
 			dbFlag(),
@@ -138,7 +138,7 @@ func runConsole(ctx context.Context, opts *consoleOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = console.Serve(ctx, opts.addr, srv, 10*time.Second, func(url string) {
-		fmt.Fprintf(e.stderr, "ctool console: serving build %s at %s\n", build, url)
+		log.Info("serving", "serving", url, "build", build)
 	})
 	if err != nil {
 		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", opts.addr, err)
