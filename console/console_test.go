@@ -276,3 +276,17 @@ func readCSV(t *testing.T, res *http.Response) [][]string {
 	}
 	return rows
 }
+
+// --against an input directory compares the build with the files as validate reads them.
+func TestChangesAgainstDirectory(t *testing.T) {
+	f := builds(t)
+	s := newServer(t, Config{DB: f.edited, Against: f.input})
+	rows := exportRows(t, s, "/changes/stores.csv")
+	want := [][]string{{"change", "store_id", "column", "old", "new"}, {"changed", "STR-0003", "phone", "03-6230-1003", "03-0000-0000"}}
+	if len(rows) != len(want) || strings.Join(rows[1], ",") != strings.Join(want[1], ",") {
+		t.Errorf("changes against %s: %q", f.input, rows)
+	}
+	if page := body(t, get(t, s, "/changes")); strings.Contains(page, "profiles") {
+		t.Error("the changes page names the profiles")
+	}
+}
