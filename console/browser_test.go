@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/chromedp/chromedp"
 )
 
@@ -37,6 +38,18 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	f := builds(t)
 	s := newServer(t, Config{DB: f.edited, Against: f.sample, Input: f.editedIn})
+	// The pages' clock is two hours after the build (the overview shows its age); the list asks for
+	// its own time.
+	b, err := database.Open(t.Context(), f.edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := time.Parse(time.RFC3339, b.Build[database.BuildTime])
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cfg.Now = func() time.Time { return built.Add(2*time.Hour + 5*time.Minute) }
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 
