@@ -3,6 +3,7 @@ package console
 import (
 	"bufio"
 	"context"
+	"database/sql/driver"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -99,8 +100,49 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, lq *listQuery, f
 }
 
 // stream reads every row of the list in chunks and hands each row's shown values (then the open
-// state) to write; flush runs after each chunk.
+// state) to write; flush runs after each chunk. A chunk is written on a goroutine of its own while
+// DuckDB reads the next, so that the two cores share the work; at most three chunks are in memory.
 func (lq *listQuery) stream(ctx context.Context, c *guard.Conn, write func([]any) error, flush func() error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	width := len(lq.exportColumns())
+	batches := make(chan []any, 1)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range batches {
+			for i := 0; err == nil && i+width <= len(b); i += width {
+				err = write(b[i : i+width])
+			}
+			if err == nil {
+				err = flush()
+			}
+			if err != nil {
+				cancel() // the reader stops at its next statement
+			}
+		}
+		written <- err
+	}()
+	var cur []any
+	err := lq.read(ctx, c, func(row []any) error {
+		cur = append(cur, row...)
+		return nil
+	}, func() error {
+		if len(cur) > 0 {
+			batches <- cur
+			cur = nil
+		}
+		return nil
+	})
+	close(batches)
+	if werr := <-written; werr != nil {
+		return werr
+	}
+	return err
+}
+
+// read reads every row of the list in chunks, as stream writes them.
+func (lq *listQuery) read(ctx context.Context, c *guard.Conn, write func([]any) error, flush func() error) error {
 	src, w := lq.source(), lq.where()
 	cols := lq.T.shown()
 	list := []guard.SQL{guard.Const("_row")}
@@ -118,30 +160,34 @@ func (lq *listQuery) stream(ctx context.Context, c *guard.Conn, write func([]any
 	}
 	sel := guard.Join(list, ", ")
 	base := append(append([]any{}, src.args...), w.args...)
-	vals := make([]any, len(list))
-	ptrs := make([]any, len(list))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	// run reads one chunk; it reports how many rows it read, and the last one's row and sort key.
+	// run reads one chunk; it reports how many rows it read, and the last one's row and sort key. The
+	// rows are read as the driver gives them (Prepared), without database/sql's copy of every cell:
+	// an export reads a million rows.
+	row := make([]any, len(list)-2)
+	dest := make([]driver.Value, len(list))
 	run := func(q guard.SQL, args []any) (n int, lastRow int64, lastKey any, err error) {
-		rows, err := c.Query(ctx, q, args...)
-		if err != nil {
-			return 0, 0, nil, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				return n, 0, nil, err
+		execErr, readErr := c.Prepared(ctx, q, args, func(rows driver.Rows) error {
+			for {
+				if err := rows.Next(dest); err == io.EOF {
+					return nil
+				} else if err != nil {
+					return err
+				}
+				n++
+				lastRow, _ = dest[0].(int64)
+				lastKey = dest[1]
+				for i, v := range dest[2:] {
+					row[i] = v
+				}
+				if err := write(row); err != nil {
+					return err
+				}
 			}
-			n++
-			lastRow, _ = vals[0].(int64)
-			lastKey = vals[1]
-			if err := write(vals[2:]); err != nil {
-				return n, 0, nil, err
-			}
+		})
+		if execErr != nil {
+			return n, 0, nil, execErr
 		}
-		return n, lastRow, lastKey, rows.Err()
+		return n, lastRow, lastKey, readErr
 	}
 	if lq.Sort == "" {
 		var maxRow *int64

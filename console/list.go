@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -261,6 +262,10 @@ func valueText(v any, typ string) string {
 			return x.Format("15:04:05")
 		}
 		return x.Format("2006-01-02 15:04:05")
+	case int32:
+		return strconv.FormatInt(int64(x), 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
 	case []any:
 		b, _ := json.Marshal(listStrings(x))
 		return string(b)
