@@ -83,6 +83,18 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 		return n
 	}
+	// waitFor waits until the page has navigated where js says (a click's or a form's new page: the
+	// old one may still show the element waited for).
+	// It asks again until then: a poll inside the page would not survive the navigation.
+	waitFor := func(js string) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js+` && document.readyState === "complete"`)); err == nil && ok {
+				return
+			}
+		}
+		t.Fatalf("the page did not come: %s", js)
+	}
 	location := func() string {
 		t.Helper()
 		u, err := chromedp.Run(ctx, chromedp.Location())
@@ -123,9 +135,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	// Cafés open on a Sunday evening: the category facet, then the time and the state in the form.
 	do("stores", chromedp.Navigate(ts.URL+"/stores"))
 	do("the cafe facet", chromedp.Click(chromedp.CSS(`aside a[href="/stores?category=cafe"]`)))
+	waitFor(`location.search === "?category=cafe"`)
 	do("the filter applied", chromedp.WaitVisible(chromedp.CSS(`.chips`)))
 	do("a Sunday evening, open", chromedp.SetValue(chromedp.ID("at"), "2025-10-05T19:00"), chromedp.SetValue(chromedp.ID("open"), "open"))
 	do("apply", chromedp.Submit(chromedp.ID("q")))
+	waitFor(`location.search.includes("open=open")`)
 	do("the list", chromedp.WaitVisible(chromedp.CSS(`table.rows`)))
 	url := location()
 	for _, want := range []string{"category=cafe", "open=open", "at=2025-10-05T19%3A00"} {
@@ -160,8 +174,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 
 	// A search typed in hiragana finds the katakana.
-	do("search ちょこ", chromedp.Navigate(ts.URL+"/products"), chromedp.SendKeys(chromedp.ID("q"), "ちょこ"), chromedp.Submit(chromedp.ID("q")),
-		chromedp.WaitVisible(chromedp.CSS(`table.rows`)))
+	do("search ちょこ", chromedp.Navigate(ts.URL+"/products"), chromedp.SendKeys(chromedp.ID("q"), "ちょこ"), chromedp.Submit(chromedp.ID("q")))
+	waitFor(`location.search.includes("q=")`)
+	do("the products found", chromedp.WaitVisible(chromedp.CSS(`table.rows`)))
 	var wantN int
 	if err := plainDB(t, f.edited).QueryRow(`SELECT count(*) FROM products WHERE contains(product_name, 'チョコ') OR contains(product_description, 'チョコ') OR contains(store_name, 'チョコ')`).Scan(&wantN); err != nil {
 		t.Fatal(err)
@@ -172,8 +187,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	shoot("products-search")
 
 	// A store's record: every field of the build whole on the page.
-	do("store record", chromedp.Navigate(ts.URL+"/stores?category=cafe"), chromedp.Click(chromedp.CSS(`table.rows tbody tr:first-child td:first-child a`)),
-		chromedp.WaitVisible(chromedp.CSS(`dl.fields`)))
+	do("store record", chromedp.Navigate(ts.URL+"/stores?category=cafe"), chromedp.Click(chromedp.CSS(`table.rows tbody tr:first-child td:first-child a`)))
+	waitFor(`location.pathname === "/stores/record"`)
+	do("the record", chromedp.WaitVisible(chromedp.CSS(`dl.fields`)))
 	url = location()
 	page, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main")))
 	if err != nil {
@@ -203,8 +219,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	shoot("store-record")
 
 	// The changes after one CSV cell was edited: the field, old and new.
-	do("changes", chromedp.Navigate(ts.URL+"/changes"), chromedp.Click(chromedp.CSS(`a[href="/changes/stores?kind=changed"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`table.diff`)))
+	do("changes", chromedp.Navigate(ts.URL+"/changes"), chromedp.Click(chromedp.CSS(`a[href="/changes/stores?kind=changed"]`)))
+	waitFor(`location.pathname === "/changes/stores"`)
+	do("the changed rows", chromedp.WaitVisible(chromedp.CSS(`table.diff`)))
 	main = text("main")
 	for _, want := range []string{"STR-0003", "phone", "03-6230-1003", "03-0000-0000"} {
 		if !strings.Contains(main, want) {
