@@ -7,7 +7,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 PREFIX   ?= /usr/local
 
-.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth conformance-langchain clean
+.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-console console-e2e bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth conformance-langchain clean
 
 all: build
 
@@ -67,7 +67,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 	$(GO) test -run='^$$' -fuzz=FuzzIDKeeper -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
 
-bench: bench-ingest bench-validate bench-query
+bench: bench-ingest bench-validate bench-query bench-console
 
 bench-ingest: build
 	bench/ingest.sh
@@ -77,6 +77,15 @@ bench-validate: build
 
 bench-query: build
 	bench/query.sh
+
+bench-console: build
+	bench/console.sh
+
+# Not part of test: the console driven in headless Chromium (Debian's package, with Japanese fonts,
+# installed if missing), which also writes the screenshots under docs/images/.
+console-e2e:
+	@{ command -v chromium >/dev/null && dpkg -s fonts-noto-cjk >/dev/null 2>&1; } || { s=$$([ "$$(id -u)" = 0 ] || echo sudo); $$s apt-get update && $$s apt-get install -y chromium fonts-noto-cjk; }
+	CTOOL_BROWSER_TEST=1 CTOOL_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run TestConsoleInBrowser -v ./console/
 
 # Not part of bench: ctool query, its worker alone, its start and a plain DuckDB program, three rounds.
 bench-query-cli: build

@@ -15,8 +15,9 @@ import (
 )
 
 // readAgainst reads the other side of a comparison: a built database file, or an input directory
-// validated as input/ is. Call the snapshot's close when done with it.
-func readAgainst(ctx context.Context, path string) (*snapshot, error) {
+// validated as input/ is. With publicOnly a database's profiles file is not opened, and its profiles
+// are not compared. Call the snapshot's close when done with it.
+func readAgainst(ctx context.Context, path string, publicOnly bool) (*snapshot, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, ctool.Errorf(ctool.KindIO, "--against %s: %v", path, err).WithHint("give a built ctool.duckdb or an input directory")
@@ -34,12 +35,13 @@ func readAgainst(ctx context.Context, path string) (*snapshot, error) {
 		}
 		return snap, nil
 	}
-	return readBuild(ctx, path)
+	return readBuild(ctx, path, publicOnly)
 }
 
 // readBuild reads every dataset's rows from a built database, opened read-only as every reader opens
-// it, and keeps it open to fetch the keys of the rows a comparison names.
-func readBuild(ctx context.Context, path string) (_ *snapshot, err error) {
+// it, and keeps it open to fetch the keys and values of the rows a comparison names. With publicOnly
+// the profiles file is never opened.
+func readBuild(ctx context.Context, path string, publicOnly bool) (_ *snapshot, err error) {
 	b, err := database.Open(ctx, path)
 	if err != nil {
 		return nil, err
@@ -65,6 +67,9 @@ func readBuild(ctx context.Context, path string) (_ *snapshot, err error) {
 	byTable := map[*table]*guard.Conn{}
 	for _, d := range schema.All() {
 		conn := main
+		if d.Private && publicOnly {
+			continue
+		}
 		if d.Private {
 			f, err := b.Profiles(ctx)
 			if err != nil {
@@ -83,6 +88,9 @@ func readBuild(ctx context.Context, path string) (_ *snapshot, err error) {
 	}
 	snap.keysOf = func(t *table, rows []int32) ([][]string, error) {
 		return fetchKeys(ctx, byTable[t], t, rows)
+	}
+	snap.valuesOf = func(t *table, rows []int32) ([][]string, error) {
+		return fetchValues(ctx, byTable[t], t, rows)
 	}
 	snap.close = closeAll
 	return snap, nil

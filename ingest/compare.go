@@ -40,10 +40,12 @@ type ColumnCount struct {
 	Rows   int    `json:"rows"`
 }
 
-// RowChange names one row by its key's values, and for a changed row the columns that differ.
+// RowChange names one row by its key's values, and for a changed row the columns that differ, each
+// with its value before and after (Fields, in the order of Columns).
 type RowChange struct {
-	Key     []string `json:"key"`
-	Columns []string `json:"columns,omitempty"`
+	Key     []string      `json:"key"`
+	Columns []string      `json:"columns,omitempty"`
+	Fields  []FieldChange `json:"fields,omitempty"`
 }
 
 // sampleRows is how many rows of each kind a comparison names: the first ones, in file order.
@@ -51,6 +53,12 @@ const sampleRows = 10
 
 // compare lists what changed from old to cur, dataset by dataset.
 func compare(against string, old, cur *snapshot) *Comparison {
+	return compareKeeping(against, old, cur, nil)
+}
+
+// compareKeeping is compare that also keeps, in keep, every row of each kind of each dataset (not
+// only the first ones), when keep is not nil.
+func compareKeeping(against string, old, cur *snapshot, keep map[string]*rowLists) *Comparison {
 	c := &Comparison{Against: against}
 	for _, d := range schema.All() {
 		ch := DatasetChange{Dataset: d.Name}
@@ -77,8 +85,13 @@ func compare(against string, old, cur *snapshot) *Comparison {
 		}
 		width := len(d.Columns)
 		perColumn := make([]int, width)
-		var added, removed, changed []int32
+		var added, removed, changed, changedWas []int32
 		var changedCols [][]string
+		var all *rowLists
+		if keep != nil && !d.Private {
+			all = &rowLists{d: d}
+			keep[d.Name] = all
+		}
 		matched := make([]bool, o.rows()) // old rows the new side has: the rest were removed
 		pair := match(n, o)
 		for nr, or := range pair {
@@ -91,6 +104,9 @@ func compare(against string, old, cur *snapshot) *Comparison {
 				if len(added) < sampleRows {
 					added = append(added, int32(nr))
 				}
+				if all != nil {
+					all.added = append(all.added, int32(nr))
+				}
 				continue
 			}
 			nh, oh := n.hashes[nr*width:][:width], o.hashes[int(or)*width:][:width]
@@ -98,7 +114,7 @@ func compare(against string, old, cur *snapshot) *Comparison {
 			for j := range width {
 				if n.present[j] && o.present[j] && nh[j] != oh[j] {
 					perColumn[j]++
-					if len(changed) < sampleRows {
+					if len(changed) < sampleRows || all != nil {
 						cols = append(cols, d.Columns[j].Name)
 					}
 				}
@@ -107,7 +123,13 @@ func compare(against string, old, cur *snapshot) *Comparison {
 				ch.Changed++
 				if len(changed) < sampleRows {
 					changed = append(changed, int32(nr))
+					changedWas = append(changedWas, or)
 					changedCols = append(changedCols, cols)
+				}
+				if all != nil {
+					all.changed = append(all.changed, int32(nr))
+					all.was = append(all.was, or)
+					all.cols = append(all.cols, cols)
 				}
 			}
 		}
@@ -116,6 +138,9 @@ func compare(against string, old, cur *snapshot) *Comparison {
 				ch.Removed++
 				if len(removed) < sampleRows {
 					removed = append(removed, int32(or))
+				}
+				if all != nil {
+					all.removed = append(all.removed, int32(or))
 				}
 			}
 		}
@@ -128,10 +153,35 @@ func compare(against string, old, cur *snapshot) *Comparison {
 			ch.AddedRows = rowChanges(cur.keyValues(n, added), nil)
 			ch.RemovedRows = rowChanges(old.keyValues(o, removed), nil)
 			ch.ChangedRows = rowChanges(cur.keyValues(n, changed), changedCols)
+			if keep == nil {
+				// The values only where they are read whole anyway: a reader of a ChangeSet pages them.
+				addFieldValues(ch.ChangedRows, d, old, o, changedWas, cur, n, changed)
+			}
 		}
 		c.Datasets = append(c.Datasets, ch)
 	}
 	return c
+}
+
+// addFieldValues puts each changed row's old and new values on its columns. A side whose rows cannot
+// be read again leaves the columns without values: the report still names them.
+func addFieldValues(rows []RowChange, d *schema.Dataset, old *snapshot, o *table, was []int32, cur *snapshot, n *table, now []int32) {
+	if len(rows) == 0 {
+		return
+	}
+	oldVals, err := old.values(o, was)
+	if err != nil {
+		return
+	}
+	curVals, err := cur.values(n, now)
+	if err != nil {
+		return
+	}
+	for i := range rows {
+		if i < len(oldVals) && i < len(curVals) && oldVals[i] != nil && curVals[i] != nil {
+			rows[i].Fields = fieldChanges(d, rows[i].Columns, oldVals[i], curVals[i])
+		}
+	}
 }
 
 // differs reports whether two rows differ in a column both sides have.
@@ -173,6 +223,9 @@ func writeComparisonText(w io.Writer, c *Comparison) {
 		}
 		for _, r := range ch.ChangedRows {
 			fmt.Fprintf(w, "    changed %s: %s\n", escape.Visible(strings.Join(r.Key, " / ")), strings.Join(r.Columns, ", "))
+			for _, f := range r.Fields {
+				fmt.Fprintf(w, "      %s: %s → %s\n", f.Column, escape.Quote(f.Old), escape.Quote(f.New))
+			}
 		}
 	}
 }

@@ -70,7 +70,7 @@ func (w *watch) abandon() {
 func (w *watch) readAgainst(path string) {
 	w.against = make(chan againstResult, 1)
 	go func() {
-		snap, err := readAgainst(context.Background(), path)
+		snap, err := readAgainst(context.Background(), path, false)
 		if err == nil {
 			for _, t := range snap.tables {
 				t.index() // sorted here, on the other core, while validation reads

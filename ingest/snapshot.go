@@ -32,6 +32,13 @@ type table struct {
 	field   []int            // per schema column, its field in the current file (-1: none)
 	posFile *File            // whose header field describes
 	keyBuf  []byte
+	files   []fileSpan // read from files: each file's path and its first row, to read values again
+}
+
+// fileSpan is one file of a table read from files: its rows start at row start.
+type fileSpan struct {
+	path  string
+	start int32
 }
 
 // snapshot is one side of a comparison.
@@ -40,7 +47,10 @@ type snapshot struct {
 	broken map[*schema.Dataset]bool // a file of the dataset could not be read row by row
 	// keysOf fetches the key values of rows of a table read from a database; nil for files.
 	keysOf func(t *table, rows []int32) ([][]string, error)
-	close  func()
+	// valuesOf fetches the values of rows of a table read from a database, as text per schema column;
+	// nil for files, whose rows are read again (fileValues).
+	valuesOf func(t *table, rows []int32) ([][]string, error)
+	close    func()
 }
 
 // hashText is a cell's or a key's hash: the first 8 bytes of its MD5, little-endian, as DuckDB's
@@ -144,6 +154,7 @@ func (s *snapshot) record(f *File, record []string) {
 	t := s.table(f.Dataset)
 	if t.posFile != f {
 		t.field, t.posFile = fieldOf(len(t.d.Columns), t.columns(f.Header)), f
+		t.files = append(t.files, fileSpan{f.Path, int32(len(t.keyHash))})
 	}
 	byColumn := t.field
 	t.add(f.Name, func(j int) string {

@@ -125,6 +125,7 @@ func newApp(e *env) *cli.App {
 			newSchemaCommand(e),
 			newToolsCommand(e),
 			newMCPCommand(e),
+			newConsoleCommand(e),
 			newCompletionCommand(),
 			newManCommand(),
 			newHelpCommand(),

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Console benchmark: ctool console on the $ROWS-row products build beside DuckDB alone on the same file,
+# in one run (bench/console): the products list page with its facets and two searches against the same
+# statements on a plain DuckDB connection (aim: within 3×), and a full CSV export against DuckDB's own
+# COPY ... TO (aim: at least half its speed), with the console's memory during the export.
+# Results: bench/results/console.md (console-${ROWS}rows.md for another ROWS).
+#
+# Environment: ROWS (default 1000000), RUNS (timed rounds of each page, default 5), REGEN=1 to rewrite
+# the generated input.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+ROWS=${ROWS:-1000000}
+RUNS=${RUNS:-5}
+DIR=bench/out/input-$ROWS
+DB=bench/out/console-$ROWS.duckdb
+if [[ $ROWS == 1000000 ]]; then
+	RESULT=bench/results/console.md
+else
+	RESULT=bench/results/console-${ROWS}rows.md
+fi
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+
+build_helpers gen console
+generate_input "$DIR" "$ROWS"
+if [[ ! -f $DB || $DIR/filtered_product_data.csv -nt $DB ]]; then
+	say "ingesting $DIR into $DB"
+	bin/ctool ingest --input "$DIR" --db "$DB" >/dev/null
+fi
+say "timing the console beside DuckDB alone (about a minute)"
+bench/out/console -ctool bin/ctool -db "$DB" -rounds "$RUNS" -exports 3 -out "$RESULT"
+cat "$RESULT"

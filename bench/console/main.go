@@ -1,0 +1,277 @@
+// Command console times ctool console on a large build beside DuckDB alone on the same file, in one
+// run: the products list page with its facets and a search, each against the same statements run on a
+// plain DuckDB connection, and a full CSV export against DuckDB's own COPY ... TO, with the console's
+// memory during the export. It writes a markdown table (bench/console.sh).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/azabudai/ctool/bench/internal/benchkit"
+	"github.com/azabudai/ctool/console"
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+func main() {
+	ctool := flag.String("ctool", "bin/ctool", "the ctool binary")
+	db := flag.String("db", "bench/out/big.duckdb", "the build")
+	rounds := flag.Int("rounds", 5, "timed rounds of each page")
+	exports := flag.Int("exports", 3, "timed rounds of each export")
+	out := flag.String("out", "", "write the markdown here (else stdout)")
+	flag.Parse()
+	if err := run(*ctool, *db, *rounds, *exports, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/console:", err)
+		os.Exit(1)
+	}
+}
+
+func loadavg() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func run(ctool, dbPath string, rounds, exports int, out string) error {
+	before := loadavg()
+	cmd := exec.Command(ctool, "console", "--db", dbPath, "--http", "127.0.0.1:0")
+	proc, base, err := benchkit.StartServing(cmd, time.Minute)
+	if err != nil {
+		return err
+	}
+	defer proc.Stop(os.Interrupt, 10*time.Second)
+	plain, err := sql.Open("duckdb", dbPath+"?access_mode=READ_ONLY")
+	if err != nil {
+		return err
+	}
+	defer plain.Close()
+	if _, err := plain.Exec("SET TimeZone = 'Asia/Tokyo'"); err != nil {
+		return err
+	}
+	now := time.Now()
+	var rows []string
+	for _, c := range []struct{ name, query string }{
+		{"products list, facets", ""},
+		// カカオ is in about one description in sixteen of the generated data (チョコ in none).
+		{"products search かかお", "q=" + url.QueryEscape("かかお")},
+		{"products search ｶｶｵ, tag facet, sorted by price", "q=" + url.QueryEscape("ｶｶｵ") + "&tag=" + url.QueryEscape("スイーツ") + "&_sort=price_yen"},
+	} {
+		stmts, err := console.ListStatements("products", c.query, now)
+		if err != nil {
+			return err
+		}
+		page := base + "/products?" + c.query
+		var tc, tp []time.Duration
+		for r := -1; r < rounds; r++ { // round -1 warms both up
+			d, err := timeGet(page)
+			if err != nil {
+				return err
+			}
+			p, err := timePlain(plain, stmts)
+			if err != nil {
+				return err
+			}
+			if r >= 0 {
+				tc, tp = append(tc, d), append(tp, p)
+			}
+		}
+		mc, mp := median(tc), median(tp)
+		ratio := float64(mc) / float64(mp)
+		rows = append(rows, fmt.Sprintf("| %s | %d | %s | %s | %.2f× | %s |", c.name, len(stmts), ms(mc), ms(mp), ratio, verdict(ratio <= 3)))
+	}
+
+	// The export: the console's full CSV against COPY ... TO of the same SELECT, and the console's
+	// memory during each export of all rows and of about a tenth of them.
+	sel, err := console.ExportSelect("products")
+	if err != nil {
+		return err
+	}
+	copyPath := filepath.Join(os.TempDir(), "ctool-bench-copy.csv")
+	defer os.Remove(copyPath)
+	var te, tcopy, ce, ccopy []time.Duration // wall time, and CPU time (less bent by other load)
+	var size, copySize int64
+	var peakAll, peakPart, idle int64
+	idle = benchkit.TreeRSS(proc.Cmd.Process.Pid)
+	for r := -1; r < exports; r++ {
+		cpu0 := benchkit.TreeCPU(proc.Cmd.Process.Pid)
+		d, n, peak, err := timeExport(base+"/products.csv", proc.Cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
+		cpuExport := benchkit.TreeCPU(proc.Cmd.Process.Pid) - cpu0
+		self0 := selfCPU()
+		start := time.Now()
+		if _, err := plain.Exec("COPY (" + sel + ") TO '" + copyPath + "' (HEADER)"); err != nil {
+			return err
+		}
+		c := time.Since(start)
+		cpuCopy := selfCPU() - self0
+		if r >= 0 {
+			te, tcopy = append(te, d), append(tcopy, c)
+			ce, ccopy = append(ce, cpuExport), append(ccopy, cpuCopy)
+			size, peakAll = n, max(peakAll, peak)
+			if info, err := os.Stat(copyPath); err == nil {
+				copySize = info.Size()
+			}
+		}
+	}
+	_, _, peakPart, err = timeExport(base+"/products.csv?tag="+url.QueryEscape("雑貨"), proc.Cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	me, mcopy := median(te), median(tcopy)
+	speed := float64(size) / me.Seconds() / 1e6
+	copySpeed := float64(copySize) / mcopy.Seconds() / 1e6
+	after := loadavg()
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# ctool console on %s\n\n", filepath.Base(dbPath))
+	fmt.Fprintf(&b, "`bench/console.sh` (make bench-console, part of make bench), %s, %d cores, load average %s before and %s after. "+
+		"Each figure is the median of %d timed rounds after one untimed; the console (`ctool console`, over HTTP on loopback) and DuckDB alone "+
+		"(duckdb-go, the same file read-only, the same statements: `console.ListStatements`) alternate in every round.\n\n",
+		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), before, after, rounds)
+	fmt.Fprintln(&b, "| page | statements | console (whole page over HTTP) | DuckDB alone (same statements) | ratio | aim ≤ 3× |")
+	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | ---: | --- |")
+	for _, r := range rows {
+		fmt.Fprintln(&b, r)
+	}
+	fmt.Fprintf(&b, "\n| export of every product | time | CPU time | size | MB/s | \n| --- | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(&b, "| console `/products.csv` (streamed in chunks of 50,000 rows) | %s | %s | %.1f MB | %.1f |\n", ms(me), ms(median(ce)), float64(size)/1e6, speed)
+	fmt.Fprintf(&b, "| DuckDB `COPY (same SELECT) TO 'file.csv' (HEADER)` | %s | %s | %.1f MB | %.1f |\n", ms(mcopy), ms(median(ccopy)), float64(copySize)/1e6, copySpeed)
+	fmt.Fprintf(&b, "\nThe console's export runs at %.2f of COPY's speed (aim: at least 0.5): %s; it takes %.2f× COPY's CPU time, which other load on the machine bends less than the wall time. ",
+		speed/copySpeed, verdict(speed/copySpeed >= 0.5), float64(median(ce))/float64(median(ccopy)))
+	fmt.Fprintf(&b, "The console's memory (resident, its process) was %.0f MB idle, at most %.0f MB while exporting every row and %.0f MB while exporting the 雑貨 rows (about an eighth): "+
+		"it does not grow with the rows exported.\n", mb(idle), mb(peakAll), mb(peakPart))
+	if out == "" {
+		_, err = os.Stdout.Write(b.Bytes())
+		return err
+	}
+	return os.WriteFile(out, b.Bytes(), 0o644)
+}
+
+// selfCPU is this process's CPU time, user and system: DuckDB alone runs inside it.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
+
+func mb(bytes int64) float64 { return float64(bytes) / (1 << 20) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**not met**"
+}
+
+func timeGet(u string) (time.Duration, error) {
+	start := time.Now()
+	res, err := http.Get(u)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		return 0, err
+	}
+	if res.StatusCode != 200 {
+		return 0, fmt.Errorf("%s: %s", u, res.Status)
+	}
+	return time.Since(start), nil
+}
+
+func timePlain(db *sql.DB, stmts []console.Statement) (time.Duration, error) {
+	start := time.Now()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	for _, st := range stmts {
+		rows, err := conn.QueryContext(ctx, st.SQL, st.Args...)
+		if err != nil {
+			return 0, err
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return 0, err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(start), nil
+}
+
+// timeExport downloads an export whole and samples the server's memory meanwhile.
+func timeExport(u string, pid int) (time.Duration, int64, int64, error) {
+	var peak int64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				rss := benchkit.TreeRSS(pid)
+				mu.Lock()
+				peak = max(peak, rss)
+				mu.Unlock()
+			}
+		}
+	}()
+	start := time.Now()
+	res, err := http.Get(u)
+	if err != nil {
+		close(done)
+		return 0, 0, 0, err
+	}
+	n, err := io.Copy(io.Discard, bufio.NewReaderSize(res.Body, 1<<20))
+	res.Body.Close()
+	d := time.Since(start)
+	close(done)
+	mu.Lock()
+	defer mu.Unlock()
+	return d, n, peak, err
+}
