@@ -3,6 +3,9 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -530,16 +533,70 @@ func TestDiscoveryURLs(t *testing.T) {
 	}
 }
 
-// A discovery document naming another issuer is refused at start.
-func TestNewAuthRefusesAMismatchedIssuer(t *testing.T) {
-	iss := newTestIssuer(t, false)
-	_, err := NewAuth(context.Background(), AuthConfig{Issuer: strings.Replace(iss.URL, "127.0.0.1", "localhost", 1), Resource: testResource})
-	if err == nil || !strings.Contains(err.Error(), "names issuer") {
-		t.Errorf("err = %v", err)
+// Discovery tries each metadata URL in turn and uses the first document that names the issuer
+// (RFC 8414 section 3.3, OpenID Connect Discovery section 4.3): a document naming another issuer is
+// passed over, not fatal. In the table, "{}" stands for the issuer's server.
+func TestDiscovery(t *testing.T) {
+	const (
+		rfc8414  = "/.well-known/oauth-authorization-server"
+		oidc     = "/.well-known/openid-configuration"
+		notFound = ": 404 Not Found"
+	)
+	for _, tc := range []struct {
+		name   string
+		issuer string
+		docs   map[string]string // path → the issuer its document names
+		used   string            // the path of the document whose jwks_uri serves the keys; "" for none
+		err    string
+	}{
+		{"RFC 8414 first", "{}", map[string]string{rfc8414: "{}", oidc: "{}"}, rfc8414, ""},
+		{"OpenID Connect only", "{}", map[string]string{oidc: "{}"}, oidc, ""},
+		{"a path: the well-known segment inserted", "{}/realms/hills", map[string]string{rfc8414 + "/realms/hills": "{}/realms/hills"}, rfc8414 + "/realms/hills", ""},
+		{"Okta custom authorization server: the organisation's document first", "{}/oauth2/default",
+			map[string]string{rfc8414 + "/oauth2/default": "{}", oidc + "/oauth2/default": "{}", "/oauth2/default" + oidc: "{}/oauth2/default"},
+			"/oauth2/default" + oidc, ""},
+		{"Entra ID v1: a trailing slash, another issuer first", "{}/tenant/",
+			map[string]string{oidc + "/tenant": "{}/tenant/v2.0", "/tenant" + oidc: "{}/tenant/"}, "/tenant" + oidc, ""},
+		{"every document names another issuer", "{}/realm", map[string]string{rfc8414 + "/realm": "{}/realm/", "/realm" + oidc: "{}/realm/"}, "",
+			`--auth-issuer {}/realm: no authorization server metadata for this issuer: {}` + rfc8414 + `/realm names issuer "{}/realm/"; ` +
+				"{}" + oidc + "/realm" + notFound + `; {}/realm` + oidc + ` names issuer "{}/realm/"`},
+		{"nothing answers", "{}", nil, "",
+			"--auth-issuer {}: no authorization server metadata for this issuer: {}" + rfc8414 + notFound + "; {}" + oidc + notFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			mux := http.NewServeMux()
+			srv := httptest.NewServer(mux)
+			defer srv.Close()
+			here := func(s string) string { return strings.ReplaceAll(s, "{}", srv.URL) }
+			for path, names := range tc.docs {
+				mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+					json.NewEncoder(w).Encode(map[string]string{"issuer": here(names), "jwks_uri": srv.URL + "/jwks" + path})
+				})
+			}
+			mux.HandleFunc("/jwks/", func(w http.ResponseWriter, r *http.Request) {
+				json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k", Use: "sig"}}})
+			})
+			a, err := NewAuth(context.Background(), AuthConfig{Issuer: here(tc.issuer), Resource: testResource})
+			if err != nil {
+				if err.Error() != here(tc.err) {
+					t.Fatalf("NewAuth:\n%s\nwant\n%s", err, here(tc.err))
+				}
+				return
+			}
+			defer a.Close()
+			if got, want := a.verifier.keys.uri, srv.URL+"/jwks"+tc.used; tc.err != "" || got != want {
+				t.Errorf("the keys from %s, want %s (err %q)", got, want, here(tc.err))
+			}
+		})
 	}
-	_, err = NewAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
-	if err == nil || !strings.Contains(err.Error(), "not https") {
-		t.Errorf("err = %v", err)
+}
+
+// An issuer a token's iss could not safely name is refused before any request.
+func TestNewAuthRefusesAPlainHTTPIssuer(t *testing.T) {
+	_, err := NewAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
+	if want := `--auth-issuer: "http://as.example" is not https (plain http only on a loopback address)`; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
 	}
 }
 

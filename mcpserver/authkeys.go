@@ -124,6 +124,11 @@ func newHTTPClient() *http.Client {
 }
 
 // discover finds the issuer's jwks_uri, fetches its keys and starts the schedule (close stops it).
+//
+// A document that names another issuer is not used, and the next URL is tried: RFC 8414 section 3.3
+// and OpenID Connect Discovery section 4.3 forbid using it, not looking further. An Okta custom
+// authorization server answers the path-inserted URLs with its organisation's document, and only
+// the appended form names it; Entra ID's v1 issuer is found the same way.
 func discover(ctx context.Context, client *http.Client, issuer string, every, refresh time.Duration) (*keySet, error) {
 	var problems []string
 	for _, u := range discoveryURLs(issuer) {
@@ -135,9 +140,9 @@ func discover(ctx context.Context, client *http.Client, issuer string, every, re
 			problems = append(problems, err.Error())
 			continue
 		}
-		// RFC 8414 section 3.3: the document must name the issuer it was fetched for.
 		if meta.Issuer != issuer {
-			return nil, fmt.Errorf("%s names issuer %q, not %q", u, meta.Issuer, issuer)
+			problems = append(problems, fmt.Sprintf("%s names issuer %q", u, meta.Issuer))
+			continue
 		}
 		if err := CheckIssuer(meta.JWKSURI); err != nil {
 			return nil, fmt.Errorf("%s: jwks_uri %v", u, err)
@@ -153,7 +158,7 @@ func discover(ctx context.Context, client *http.Client, issuer string, every, re
 		go ks.run()
 		return ks, nil
 	}
-	return nil, fmt.Errorf("no authorization server metadata: %s", strings.Join(problems, "; "))
+	return nil, fmt.Errorf("no authorization server metadata for this issuer: %s", strings.Join(problems, "; "))
 }
 
 // getJSON reads the JSON document at u into v, and returns the answer's header.
