@@ -104,7 +104,8 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 	}
 	keys, err := discover(ctx, c.Client, c.Issuer, c.RefetchEvery, c.KeysRefresh)
 	if err != nil {
-		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer %s: %v", c.Issuer, err)
+		e := ctool.Explain(err)
+		return nil, &ctool.Error{Kind: ctool.KindUsage, Message: "--auth-issuer " + c.Issuer + ": " + e.Message, Hint: e.Hint, Err: err}
 	}
 	key := make([]byte, 32)
 	rand.Read(key)

@@ -2,11 +2,13 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/profile"
@@ -535,7 +538,8 @@ func TestDiscoveryURLs(t *testing.T) {
 
 // Discovery tries each metadata URL in turn and uses the first document that names the issuer
 // (RFC 8414 section 3.3, OpenID Connect Discovery section 4.3): a document naming another issuer is
-// passed over, not fatal. In the table, "{}" stands for the issuer's server.
+// passed over, not fatal. A server that cannot find the keys does not start, and says what to check.
+// In the table, "{}" stands for the issuer's server.
 func TestDiscovery(t *testing.T) {
 	const (
 		rfc8414  = "/.well-known/oauth-authorization-server"
@@ -543,25 +547,41 @@ func TestDiscovery(t *testing.T) {
 		notFound = ": 404 Not Found"
 	)
 	for _, tc := range []struct {
-		name   string
-		issuer string
-		docs   map[string]string // path → the issuer its document names
-		used   string            // the path of the document whose jwks_uri serves the keys; "" for none
-		err    string
+		name    string
+		issuer  string
+		docs    map[string]string // path → the issuer its document names
+		jwksURI string            // what the documents name as jwks_uri; "" for {}/jwks<the document's path>
+		jwks    int               // the key set's status; 0 for 200 and the keys
+		used    string            // the path of the document whose jwks_uri serves the keys; "" for none
+		err     string
+		hint    string
 	}{
-		{"RFC 8414 first", "{}", map[string]string{rfc8414: "{}", oidc: "{}"}, rfc8414, ""},
-		{"OpenID Connect only", "{}", map[string]string{oidc: "{}"}, oidc, ""},
-		{"a path: the well-known segment inserted", "{}/realms/hills", map[string]string{rfc8414 + "/realms/hills": "{}/realms/hills"}, rfc8414 + "/realms/hills", ""},
-		{"Okta custom authorization server: the organisation's document first", "{}/oauth2/default",
-			map[string]string{rfc8414 + "/oauth2/default": "{}", oidc + "/oauth2/default": "{}", "/oauth2/default" + oidc: "{}/oauth2/default"},
-			"/oauth2/default" + oidc, ""},
-		{"Entra ID v1: a trailing slash, another issuer first", "{}/tenant/",
-			map[string]string{oidc + "/tenant": "{}/tenant/v2.0", "/tenant" + oidc: "{}/tenant/"}, "/tenant" + oidc, ""},
-		{"every document names another issuer", "{}/realm", map[string]string{rfc8414 + "/realm": "{}/realm/", "/realm" + oidc: "{}/realm/"}, "",
-			`--auth-issuer {}/realm: no authorization server metadata for this issuer: {}` + rfc8414 + `/realm names issuer "{}/realm/"; ` +
-				"{}" + oidc + "/realm" + notFound + `; {}/realm` + oidc + ` names issuer "{}/realm/"`},
-		{"nothing answers", "{}", nil, "",
-			"--auth-issuer {}: no authorization server metadata for this issuer: {}" + rfc8414 + notFound + "; {}" + oidc + notFound},
+		{name: "RFC 8414 first", issuer: "{}", docs: map[string]string{rfc8414: "{}", oidc: "{}"}, used: rfc8414},
+		{name: "OpenID Connect only", issuer: "{}", docs: map[string]string{oidc: "{}"}, used: oidc},
+		{name: "a path: the well-known segment inserted", issuer: "{}/realms/hills",
+			docs: map[string]string{rfc8414 + "/realms/hills": "{}/realms/hills"}, used: rfc8414 + "/realms/hills"},
+		{name: "Okta custom authorization server: the organisation's document first", issuer: "{}/oauth2/default",
+			docs: map[string]string{rfc8414 + "/oauth2/default": "{}", oidc + "/oauth2/default": "{}", "/oauth2/default" + oidc: "{}/oauth2/default"},
+			used: "/oauth2/default" + oidc},
+		{name: "Entra ID v1: a trailing slash, another issuer first", issuer: "{}/tenant/",
+			docs: map[string]string{oidc + "/tenant": "{}/tenant/v2.0", "/tenant" + oidc: "{}/tenant/"}, used: "/tenant" + oidc},
+		{name: "every document names another issuer", issuer: "{}/realm", docs: map[string]string{rfc8414 + "/realm": "{}/realm/", "/realm" + oidc: "{}/realm/"},
+			err: `--auth-issuer {}/realm: no authorization server metadata for this issuer: {}` + rfc8414 + `/realm names issuer "{}/realm/"; ` +
+				"{}" + oidc + "/realm" + notFound + `; {}/realm` + oidc + ` names issuer "{}/realm/"`,
+			hint: "--auth-issuer {}/realm/, the issuer its metadata names, if its tokens are the ones to accept (iss must match exactly)"},
+		{name: "two other issuers named", issuer: "{}/a", docs: map[string]string{rfc8414 + "/a": "{}/b", "/a" + oidc: "{}/c"},
+			err: `--auth-issuer {}/a: no authorization server metadata for this issuer: {}` + rfc8414 + `/a names issuer "{}/b"; ` +
+				"{}" + oidc + "/a" + notFound + `; {}/a` + oidc + ` names issuer "{}/c"`,
+			hint: "curl -s {}/a" + oidc + " | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it"},
+		{name: "nothing answers", issuer: "{}",
+			err:  "--auth-issuer {}: no authorization server metadata for this issuer: {}" + rfc8414 + notFound + "; {}" + oidc + notFound,
+			hint: "curl -s {}" + oidc + " | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it"},
+		{name: "a key set over plain http elsewhere", issuer: "{}", docs: map[string]string{rfc8414: "{}"}, jwksURI: "http://keys.example/jwks",
+			err:  `--auth-issuer {}: {}` + rfc8414 + `: jwks_uri "http://keys.example/jwks" is not https (plain http only on a loopback address)`,
+			hint: "curl -s {}" + rfc8414 + " | jq .jwks_uri: the issuer must publish its keys at an https URL"},
+		{name: "the key set fails", issuer: "{}", docs: map[string]string{oidc: "{}"}, jwks: http.StatusServiceUnavailable,
+			err:  "--auth-issuer {}: its key set: {}/jwks" + oidc + ": 503 Service Unavailable",
+			hint: "curl -s {}/jwks" + oidc + " from this machine: the issuer's key set must answer 200 with its keys"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -570,17 +590,23 @@ func TestDiscovery(t *testing.T) {
 			defer srv.Close()
 			here := func(s string) string { return strings.ReplaceAll(s, "{}", srv.URL) }
 			for path, names := range tc.docs {
+				jwks := cmp.Or(tc.jwksURI, srv.URL+"/jwks"+path)
 				mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-					json.NewEncoder(w).Encode(map[string]string{"issuer": here(names), "jwks_uri": srv.URL + "/jwks" + path})
+					json.NewEncoder(w).Encode(map[string]string{"issuer": here(names), "jwks_uri": jwks})
 				})
 			}
 			mux.HandleFunc("/jwks/", func(w http.ResponseWriter, r *http.Request) {
+				if tc.jwks != 0 {
+					w.WriteHeader(tc.jwks)
+					return
+				}
 				json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k", Use: "sig"}}})
 			})
 			a, err := NewAuth(context.Background(), AuthConfig{Issuer: here(tc.issuer), Resource: testResource})
 			if err != nil {
-				if err.Error() != here(tc.err) {
-					t.Fatalf("NewAuth:\n%s\nwant\n%s", err, here(tc.err))
+				var e *ctool.Error
+				if !errors.As(err, &e) || e.Kind != ctool.KindUsage || e.Message != here(tc.err) || e.Hint != here(tc.hint) {
+					t.Fatalf("NewAuth: %#v\nwant a usage error\n%s\nTry: %s", err, here(tc.err), here(tc.hint))
 				}
 				return
 			}

@@ -13,12 +13,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -129,9 +131,13 @@ func newHTTPClient() *http.Client {
 // and OpenID Connect Discovery section 4.3 forbid using it, not looking further. An Okta custom
 // authorization server answers the path-inserted URLs with its organisation's document, and only
 // the appended form names it; Entra ID's v1 issuer is found the same way.
+//
+// Its errors are *ctool.Error with a hint naming what to check: the URL the operator can fetch, or
+// the issuer a document names instead.
 func discover(ctx context.Context, client *http.Client, issuer string, every, refresh time.Duration) (*keySet, error) {
-	var problems []string
-	for _, u := range discoveryURLs(issuer) {
+	var problems, named []string
+	urls := discoveryURLs(issuer)
+	for _, u := range urls {
 		var meta struct {
 			Issuer  string `json:"issuer"`
 			JWKSURI string `json:"jwks_uri"`
@@ -142,23 +148,35 @@ func discover(ctx context.Context, client *http.Client, issuer string, every, re
 		}
 		if meta.Issuer != issuer {
 			problems = append(problems, fmt.Sprintf("%s names issuer %q", u, meta.Issuer))
+			if !slices.Contains(named, meta.Issuer) {
+				named = append(named, meta.Issuer)
+			}
 			continue
 		}
 		if err := CheckIssuer(meta.JWKSURI); err != nil {
-			return nil, fmt.Errorf("%s: jwks_uri %v", u, err)
+			return nil, &ctool.Error{Kind: ctool.KindUsage, Message: fmt.Sprintf("%s: jwks_uri %v", u, err),
+				Hint: "curl -s " + u + " | jq .jwks_uri: the issuer must publish its keys at an https URL"}
 		}
 		ks := &keySet{client: client, uri: meta.JWKSURI, every: every, refresh: refresh, tried: time.Now(),
 			moved: make(chan struct{}, 1), ran: make(chan struct{})}
 		maxAge, err := ks.fetch(ctx)
 		if err != nil {
-			return nil, err
+			return nil, &ctool.Error{Kind: ctool.KindUsage, Message: "its key set: " + err.Error(), Err: err,
+				Hint: "curl -s " + meta.JWKSURI + " from this machine: the issuer's key set must answer 200 with its keys"}
 		}
 		ks.schedule(maxAge, nil)
 		ks.ctx, ks.stop = context.WithCancel(context.Background())
 		go ks.run()
 		return ks, nil
 	}
-	return nil, fmt.Errorf("no authorization server metadata for this issuer: %s", strings.Join(problems, "; "))
+	e := &ctool.Error{Kind: ctool.KindUsage, Message: "no authorization server metadata for this issuer: " + strings.Join(problems, "; ")}
+	if len(named) == 1 {
+		// Most often the same issuer, a trailing slash apart.
+		e.Hint = fmt.Sprintf("--auth-issuer %s, the issuer its metadata names, if its tokens are the ones to accept (iss must match exactly)", named[0])
+	} else {
+		e.Hint = "curl -s " + urls[len(urls)-1] + " | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it"
+	}
+	return nil, e
 }
 
 // getJSON reads the JSON document at u into v, and returns the answer's header.
