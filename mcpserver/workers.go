@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	rtmetrics "runtime/metrics"
 	"time"
 
 	"github.com/azabudai/ctool/query"
@@ -39,7 +40,10 @@ const (
 // StartPool starts the query workers of `ctool mcp` on the database at path and waits until they have
 // opened it. Their events go to log and metrics (either may be nil).
 func StartPool(ctx context.Context, path string, log *Log, metrics *Metrics) (*worker.Pool, error) {
-	cmd, err := worker.Command(worker.Options{DB: path, Threads: WorkerThreads, Warm: true})
+	// Kept for hours, each worker is warmed up, keeps the query shapes it proves, hands back what a
+	// burst freed, and collects garbage as the server does.
+	cmd, err := worker.Command(worker.Options{DB: path, Threads: WorkerThreads, WarmUp: true, LearnShapes: true,
+		PurgeIdle: true, GCPercent: gcPercent()})
 	if err != nil {
 		return nil, err
 	}
@@ -57,4 +61,15 @@ func StartPool(ctx context.Context, path string, log *Log, metrics *Metrics) (*w
 		return nil, err
 	}
 	return pool, nil
+}
+
+// gcPercent is this process's collector target: GOGC, or what cmd/ctool set for a long-lived server
+// (gc.go).
+func gcPercent() int {
+	s := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() != rtmetrics.KindUint64 {
+		return 0
+	}
+	return int(int64(s[0].Value.Uint64())) // GOGC=off reads as -1
 }

@@ -151,7 +151,13 @@ func mcpCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 
 func startMCP(t *testing.T, env []string, args ...string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{cmd: mcpCommand(t, env, args...), stderr: &syncBuffer{}, pending: map[int64]chan rpcMessage{}, exited: make(chan struct{})}
+	return startMCPCommand(t, mcpCommand(t, env, args...))
+}
+
+// startMCPCommand starts cmd, a `ctool mcp` on stdio (mcpCommand).
+func startMCPCommand(t *testing.T, cmd *exec.Cmd) *mcpProcess {
+	t.Helper()
+	p := &mcpProcess{cmd: cmd, stderr: &syncBuffer{}, pending: map[int64]chan rpcMessage{}, exited: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
