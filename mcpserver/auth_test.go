@@ -25,6 +25,7 @@ import (
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/worker"
 	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +44,7 @@ type authServer struct {
 	log  *syncBuffer
 }
 
-func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher, c AuthConfig) *authServer {
+func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search worker.QueryFunc, c AuthConfig) *authServer {
 	t.Helper()
 	c.Issuer, c.Resource = iss.URL, testResource
 	a, err := NewAuth(context.Background(), c)
@@ -412,7 +413,7 @@ func (b *blockingSearch) Query(ctx context.Context, d *schema.Dataset, sqlText s
 func TestAuthFairShare(t *testing.T) {
 	iss := newTestIssuer(t, false)
 	b := &blockingSearch{entered: make(chan struct{}, 10), release: make(chan struct{})}
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", b, AuthConfig{MaxInFlight: 2, Rate: 1, Burst: 4})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", b.Query, AuthConfig{MaxInFlight: 2, Rate: 1, Burst: 4})
 	call := callBody("search_stores", map[string]any{"sql_query": "SELECT 1"})
 	alice, bob := iss.mint(t, "rsa1", iss.claims("alice")), iss.mint(t, "ec1", iss.claims("bob"))
 

@@ -16,6 +16,7 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/worker"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,8 +29,8 @@ type Config struct {
 	Timeout time.Duration
 	Log     *Log // one JSON line per call; never a result, an argument or a profile field
 	Version string
-	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
-	Search Searcher
+	// Search runs a search tool's query (a worker pool's); nil runs it in this process, on Live.
+	Search worker.QueryFunc
 	// Auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
 	// tools/list shows only the tools it may call, and get_user_profile answers only its own profile.
 	Auth    *Auth
@@ -38,11 +39,6 @@ type Config struct {
 
 // MetaBuild is the key of a search result's _meta that names the build its rows were read from.
 const MetaBuild = "ctool/build"
-
-// Searcher runs one agent query as query.Engine.Query does: a worker pool, or the engine itself.
-type Searcher interface {
-	Query(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error)
-}
 
 // New returns the MCP server of the four tools: names, descriptions and input schemas from
 // schema.Manifest, the same definitions `ctool tools` prints.
@@ -56,11 +52,11 @@ func New(c Config) *mcp.Server {
 		})
 	srv.AddReceivingMiddleware(refuseUndeclared)
 	engine := query.NewEngine(c.Live)
-	var search Searcher = engine
-	if c.Search != nil {
-		search = c.Search
+	search := c.Search
+	if search == nil {
+		search = engine.Query
 	}
-	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: c.Log, auth: c.Auth, metrics: c.Metrics}
+	h := &handlers{query: search, profiles: c.Profiles, timeout: c.Timeout, log: c.Log, auth: c.Auth, metrics: c.Metrics}
 	if c.Auth != nil {
 		c.Auth.setLog(h.log)
 		srv.AddReceivingMiddleware(listOwnTools)
@@ -128,7 +124,7 @@ func datasetOf(tool string) *schema.Dataset {
 }
 
 type handlers struct {
-	engine   Searcher
+	query    worker.QueryFunc
 	profiles *profile.Finder
 	timeout  time.Duration
 	log      *Log
@@ -167,7 +163,7 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	res, err := h.engine.Query(ctx, d, sqlText)
+	res, err := h.query(ctx, d, sqlText)
 	if err != nil {
 		return nil, query.TimeoutHint(ctx, err, h.timeout, 0)
 	}

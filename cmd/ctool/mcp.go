@@ -240,7 +240,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		log.Warning("--http " + addr + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
 	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version,
-		Search: pool, Metrics: metrics, Auth: auth})
+		Search: pool.Query, Metrics: metrics, Auth: auth})
 	if addr == "" {
 		health.Ready()
 		log.Start("stdio", build, metricsURL)

@@ -36,7 +36,7 @@ func BenchmarkPoolQuery(b *testing.B) {
 	engine := query.NewEngine(live)
 	type runner struct {
 		name string
-		run  func(context.Context, *schema.Dataset, string) (*query.Result, error)
+		run  worker.QueryFunc
 	}
 	runners := []runner{{"engine", engine.Query}}
 	// A worker as `ctool query` starts it (DuckDB's threads per core) and as `ctool mcp` does.
