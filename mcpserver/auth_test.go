@@ -25,7 +25,6 @@ import (
 	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/worker"
 	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,18 +39,19 @@ const (
 // authServer is the real MCP handler with auth, over a database, on loopback.
 type authServer struct {
 	*httptest.Server
-	auth *Auth
+	auth *authorizer
 	log  *syncBuffer
 }
 
-func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search worker.QueryFunc, c AuthConfig) *authServer {
+// newAuthServer serves sc (its search and metrics, when set) with the auth of c.
+func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, sc serverConfig, c AuthConfig) *authServer {
 	t.Helper()
 	c.Issuer, c.Resource = iss.URL, testResource
-	a, err := NewAuth(context.Background(), c)
+	a, err := newAuth(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(a.close)
 	live := database.NewLive(dbPath)
 	t.Cleanup(live.Close)
 	finder, err := profile.NewFinder(live, "")
@@ -59,7 +59,8 @@ func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search worker.Q
 		t.Fatal(err)
 	}
 	log := &syncBuffer{}
-	srv := New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test", Log: NewLog(log), Search: search, Auth: a})
+	sc.live, sc.profiles, sc.timeout, sc.version, sc.log, sc.auth = live, finder, 5*time.Second, "test", newEventLog(log), a
+	srv := newServer(sc)
 	ts := httptest.NewServer(handler(srv, a))
 	t.Cleanup(ts.Close)
 	return &authServer{ts, a, log}
@@ -130,7 +131,7 @@ func with(c map[string]any, kv ...any) map[string]any {
 // the WWW-Authenticate header exactly, the tool's answer, and the log's reason.
 func TestAuthFailureClasses(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, ingesttest.Build(t, ingesttest.SampleInput(t)), nil, AuthConfig{})
+	s := newAuthServer(t, iss, ingesttest.Build(t, ingesttest.SampleInput(t)), serverConfig{}, AuthConfig{})
 	me := "user_criollo_heavy"
 	stores := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe' LIMIT 1"})
 	own := callBody("get_user_profile", map[string]any{})
@@ -165,23 +166,23 @@ func TestAuthFailureClasses(t *testing.T) {
 		{"typ JWT with a bad signature", signTyp(t, jose.RS256, mustRSA(t), "rsa1", "JWT", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
 		{"typ application/at+jwt", iss.mintTyp(t, "ec1", "application/at+jwt", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"typ AT+JWT", iss.mintTyp(t, "ed1", "AT+JWT", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
-		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)), own, 403,
+		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch)), own, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
-		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
+		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", scopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
 		{"batch", iss.mint(t, "rsa1", iss.claims(me)), "[" + stores + "]", 400, "", "batch", "", false},
-		{"scopes joined by a tab", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\t"+ScopeProfile)), stores, 403,
+		{"scopes joined by a tab", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch+"\t"+scopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
-		{"scopes joined by a no-break space", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\u00a0"+ScopeProfile)), own, 403,
+		{"scopes joined by a no-break space", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch+"\u00a0"+scopeProfile)), own, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
-		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)),
+		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch)),
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_user_profile","Name":"search_stores","arguments":{}}}`, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 
 		{"RS256", iss.mint(t, "rsa1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"ES256", iss.mint(t, "ec1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"EdDSA", iss.mint(t, "ed1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
-		{"scp list", iss.mint(t, "rsa1", with(without(iss.claims(me), "scope"), "scp", []string{ScopeSearch})), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"scp list", iss.mint(t, "rsa1", with(without(iss.claims(me), "scope"), "scp", []string{scopeSearch})), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"expired within the skew", iss.mint(t, "rsa1", with(iss.claims(me), "exp", now.Add(-30*time.Second).Unix())), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"own profile", iss.mint(t, "rsa1", iss.claims(me)), own, 200, "", "", `{"profile_id":"user_criollo_heavy",…`, false},
 		{"own profile by id", iss.mint(t, "rsa1", iss.claims(me)), callBody("get_user_profile", map[string]any{"profile_id": " " + me}), 200, "", "", `{"profile_id":"user_criollo_heavy",…`, false},
@@ -263,7 +264,7 @@ func TestAccessTokenType(t *testing.T) {
 // With AllowJWTType, a token typed JWT or not typed at all is accepted; another type still is not.
 func TestAuthAllowJWTType(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{AllowJWTType: true})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{AllowJWTType: true})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	for _, tc := range []struct {
 		typ  any
@@ -282,15 +283,15 @@ func TestAuthAllowJWTType(t *testing.T) {
 // tools/list shows only the tools the token may call, as private to the caller.
 func TestAuthToolsListFiltered(t *testing.T) {
 	iss := newTestIssuer(t, true) // OpenID discovery only
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "profile"})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{ProfileClaim: "profile"})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	for _, tc := range []struct {
 		scope string
 		want  []string
 	}{
-		{ScopeSearch + " " + ScopeProfile, []string{"get_user_profile", "search_events", "search_products", "search_stores"}},
-		{ScopeSearch, []string{"search_events", "search_products", "search_stores"}},
-		{ScopeProfile, []string{"get_user_profile"}},
+		{scopeSearch + " " + scopeProfile, []string{"get_user_profile", "search_events", "search_products", "search_stores"}},
+		{scopeSearch, []string{"search_events", "search_products", "search_stores"}},
+		{scopeProfile, []string{"get_user_profile"}},
 		{"openid", []string{}},
 	} {
 		got := s.post(t, iss.mint(t, "ed1", with(iss.claims("u"), "scope", tc.scope)), list)
@@ -327,16 +328,16 @@ func TestAuthToolsListFiltered(t *testing.T) {
 // the server without the HTTP check (here in memory, with no token at all) is refused.
 func TestAuthHandlerChecksScopeAgain(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
+	a, err := newAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(a.close)
 	live := database.NewLive("/nonexistent/ctool.duckdb")
 	t.Cleanup(live.Close)
 	finder, _ := profile.NewFinder(live, "")
-	cs := connect(t, New(Config{Live: live, Profiles: finder, Timeout: time.Second, Auth: a}))
-	for tool, scope := range map[string]string{"search_stores": ScopeSearch, "get_user_profile": ScopeProfile} {
+	cs := connect(t, newServer(serverConfig{live: live, profiles: finder, timeout: time.Second, auth: a}))
+	for tool, scope := range map[string]string{"search_stores": scopeSearch, "get_user_profile": scopeProfile} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
 		if err != nil {
 			t.Fatal(err)
@@ -351,9 +352,9 @@ func TestAuthHandlerChecksScopeAgain(t *testing.T) {
 // The protected resource metadata (RFC 9728) is served without a token, at both paths.
 func TestAuthProtectedResourceMetadata(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{})
 	want := fmt.Sprintf(`{"resource":%q,"authorization_servers":[%q],"scopes_supported":["ctool:search","ctool:profile"],"bearer_methods_supported":["header"],"resource_name":"ctool: Azabudai Hills concierge data"}`, testResource, iss.URL)
-	for _, path := range []string{MetadataPath + Path, MetadataPath} {
+	for _, path := range []string{metadataPath + Path, metadataPath} {
 		resp, err := http.Get(s.URL + path)
 		if err != nil {
 			t.Fatal(err)
@@ -369,7 +370,7 @@ func TestAuthProtectedResourceMetadata(t *testing.T) {
 // A verified token is kept until it expires: the next call does not check the signature again.
 func TestAuthVerifiedTokenIsCached(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	tok := iss.mint(t, "rsa1", iss.claims("u"))
 	if got := s.post(t, tok, list); got.status != 200 {
@@ -413,7 +414,7 @@ func (b *blockingSearch) Query(ctx context.Context, d *schema.Dataset, sqlText s
 func TestAuthFairShare(t *testing.T) {
 	iss := newTestIssuer(t, false)
 	b := &blockingSearch{entered: make(chan struct{}, 10), release: make(chan struct{})}
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", b.Query, AuthConfig{MaxInFlight: 2, Rate: 1, Burst: 4})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{search: b.Query}, AuthConfig{MaxInFlight: 2, Rate: 1, burst: 4})
 	call := callBody("search_stores", map[string]any{"sql_query": "SELECT 1"})
 	alice, bob := iss.mint(t, "rsa1", iss.claims("alice")), iss.mint(t, "ec1", iss.claims("bob"))
 
@@ -477,7 +478,7 @@ func TestScopes(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("scope %q, scp %s: %q, want %q", tc.scope, tc.scp, got, tc.want)
 		}
-		for _, scope := range []string{ScopeSearch, ScopeProfile} {
+		for _, scope := range []string{scopeSearch, scopeProfile} {
 			if granted := hasScope(&auth.TokenInfo{Scopes: got}, scope); granted != slices.Contains(tc.want, scope) {
 				t.Errorf("scope %q, scp %s: %s granted %v", tc.scope, tc.scp, scope, granted)
 			}
@@ -518,7 +519,7 @@ func TestCheckIssuer(t *testing.T) {
 		"http://as.example": false, "as.example": false, "https://as.example?x=1": false, "https://as.example#f": false,
 		"https://user@as.example": false, "ftp://as.example": false, "": false,
 	} {
-		if err := CheckIssuer(issuer); (err == nil) != ok {
+		if err := checkIssuer(issuer); (err == nil) != ok {
 			t.Errorf("CheckIssuer(%q) = %v", issuer, err)
 		}
 	}
@@ -603,7 +604,7 @@ func TestDiscovery(t *testing.T) {
 				}
 				json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k", Use: "sig"}}})
 			})
-			a, err := NewAuth(context.Background(), AuthConfig{Issuer: here(tc.issuer), Resource: testResource})
+			a, err := newAuth(context.Background(), AuthConfig{Issuer: here(tc.issuer), Resource: testResource})
 			if err != nil {
 				var e *ctool.Error
 				if !errors.As(err, &e) || e.Kind != ctool.KindUsage || e.Message != here(tc.err) || e.Hint != here(tc.hint) {
@@ -611,7 +612,7 @@ func TestDiscovery(t *testing.T) {
 				}
 				return
 			}
-			defer a.Close()
+			defer a.close()
 			if got, want := a.verifier.keys.uri, srv.URL+"/jwks"+tc.used; tc.err != "" || got != want {
 				t.Errorf("the keys from %s, want %s (err %q)", got, want, here(tc.err))
 			}
@@ -621,7 +622,7 @@ func TestDiscovery(t *testing.T) {
 
 // An issuer a token's iss could not safely name is refused before any request.
 func TestNewAuthRefusesAPlainHTTPIssuer(t *testing.T) {
-	_, err := NewAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
+	_, err := newAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
 	if want := `--auth-issuer: "http://as.example" is not https (plain http only on a loopback address)`; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
@@ -631,11 +632,11 @@ func TestNewAuthRefusesAPlainHTTPIssuer(t *testing.T) {
 // go test ./mcpserver -run '^$' -bench AuthCachedToken
 func BenchmarkAuthCachedToken(b *testing.B) {
 	iss := newTestIssuer(b, false)
-	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource, Rate: 1e9, MaxInFlight: 1 << 20})
+	a, err := newAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource, Rate: 1e9, MaxInFlight: 1 << 20})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(a.Close)
+	b.Cleanup(a.close)
 	nothing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
 	body := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe'"})
 	token := iss.mint(b, "ec1", iss.claims("u"))
@@ -660,7 +661,7 @@ func BenchmarkAuthCachedToken(b *testing.B) {
 // With auth, the server's instructions say get_user_profile is the caller's own profile, not any id's.
 func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "profile"})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{ProfileClaim: "profile"})
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 	got := s.post(t, iss.mint(t, "rsa1", iss.claims("u")), init)
 	var msg struct{ Result struct{ Instructions string } }
@@ -675,16 +676,16 @@ func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 	}
 }
 
-// The refusals reach the metrics by their reason words, through the Refused hook the command sets.
+// The refusals reach the metrics by their reason words.
 func TestAuthRefusalsCounted(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	m := NewMetrics([]string{"search_stores"})
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "sub", Refused: m.AuthRefused})
+	m := newMetrics([]string{"search_stores"})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{metrics: m}, AuthConfig{ProfileClaim: "sub"})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	s.post(t, "", list)                                                                                   // missing
 	s.post(t, "not.a.jwt", list)                                                                          // signature (malformed)
 	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "exp", time.Now().Add(-time.Hour).Unix())), list) // expired
-	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "scope", ScopeSearch)), callBody("get_user_profile", nil))
+	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "scope", scopeSearch)), callBody("get_user_profile", nil))
 	fams := scrape(t, m)
 	for reason, want := range map[string]float64{"missing": 1, "expired": 1, "scope": 1} {
 		if got := value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}); got != want {

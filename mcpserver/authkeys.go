@@ -26,12 +26,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
-// Algorithms are the only signature algorithms a token may use, whatever the issuer advertises:
+// algorithms are the only signature algorithms a token may use, whatever the issuer advertises:
 // never none, never an HMAC (a token "signed" with a public key as its secret).
-var Algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
+var algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
 
-// Skew is how far the issuer's clock may be from ours when exp, nbf and iat are checked.
-const Skew = time.Minute
+// skew is how far the issuer's clock may be from ours when exp, nbf and iat are checked.
+const skew = time.Minute
 
 const (
 	maxDocument = 1 << 20  // a discovery document or key set
@@ -39,9 +39,9 @@ const (
 	maxVerified = 10000    // verified tokens kept in the cache
 )
 
-// CheckIssuer refuses an issuer URL a token's iss could not safely name: https only, except a
+// checkIssuer refuses an issuer URL a token's iss could not safely name: https only, except a
 // loopback host (tests, local development), and no query or fragment (RFC 8414 section 2).
-func CheckIssuer(issuer string) error {
+func checkIssuer(issuer string) error {
 	u, err := url.Parse(issuer)
 	if err != nil || u.Host == "" || u.User != nil {
 		return fmt.Errorf("%q is not an absolute URL", issuer)
@@ -49,7 +49,7 @@ func CheckIssuer(issuer string) error {
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
 		return fmt.Errorf("%q has a query or fragment", issuer)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Host)) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Host)) {
 		return fmt.Errorf("%q is not https (plain http only on a loopback address)", issuer)
 	}
 	return nil
@@ -110,7 +110,7 @@ type keySet struct {
 	failures int           // scheduled or not, fetches failed in a row
 
 	moved  chan struct{} // tells run that due has changed
-	log    atomic.Pointer[Log]
+	log    atomic.Pointer[eventLog]
 	ctx    context.Context
 	stop   context.CancelFunc
 	ran    chan struct{} // closed when run returns
@@ -153,7 +153,7 @@ func discover(ctx context.Context, client *http.Client, issuer string, every, re
 			}
 			continue
 		}
-		if err := CheckIssuer(meta.JWKSURI); err != nil {
+		if err := checkIssuer(meta.JWKSURI); err != nil {
 			return nil, &ctool.Error{Kind: ctool.KindUsage, Message: fmt.Sprintf("%s: jwks_uri %v", u, err),
 				Hint: "curl -s " + u + " | jq .jwks_uri: the issuer must publish its keys at an https URL"}
 		}
@@ -461,7 +461,7 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 	c, ok := v.cache[sum]
 	v.mu.Unlock()
 	if ok {
-		if c.gen == gen && now.Before(c.ti.Expiration.Add(Skew)) {
+		if c.gen == gen && now.Before(c.ti.Expiration.Add(skew)) {
 			return c.ti, ""
 		}
 		v.mu.Lock()
@@ -475,7 +475,7 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 	v.mu.Lock()
 	if len(v.cache) >= maxVerified {
 		for k, c := range v.cache {
-			if c.gen != gen || !now.Before(c.ti.Expiration.Add(Skew)) {
+			if c.gen != gen || !now.Before(c.ti.Expiration.Add(skew)) {
 				delete(v.cache, k)
 			}
 		}
@@ -491,7 +491,7 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 // check verifies a token with go-jose: the algorithm against ctool's list, the signature with the
 // issuer's key, then iss, aud, exp, nbf and iat.
 func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.TokenInfo, string) {
-	tok, err := jwt.ParseSigned(raw, Algorithms)
+	tok, err := jwt.ParseSigned(raw, algorithms)
 	if err != nil || len(tok.Headers) != 1 {
 		return nil, ReasonSignature
 	}
@@ -513,7 +513,7 @@ func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.
 	if std.Expiry == nil {
 		return nil, ReasonExpired
 	}
-	err = std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.resource}, Time: now}, Skew)
+	err = std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.resource}, Time: now}, skew)
 	switch {
 	case errors.Is(err, jwt.ErrInvalidIssuer), errors.Is(err, jwt.ErrInvalidAudience):
 		return nil, ReasonAudience

@@ -10,20 +10,20 @@ import (
 	"github.com/azabudai/ctool"
 )
 
-// Log writes the server's log: one JSON object per line, its "time" first, under a mutex so that the
+// eventLog writes the server's log: one JSON object per line, its "time" first, under a mutex so that the
 // call lines, the worker events and the start, warning and stop lines share one stream without
-// interleaving. It never holds the SQL, a result, a profile id or a profile field. A nil *Log writes
+// interleaving. It never holds the SQL, a result, a profile id or a profile field. A nil *eventLog writes
 // nothing.
-type Log struct {
+type eventLog struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
-// NewLog returns a Log writing to w.
-func NewLog(w io.Writer) *Log { return &Log{w: w} }
+// newEventLog returns an eventLog writing to w.
+func newEventLog(w io.Writer) *eventLog { return &eventLog{w: w} }
 
-// Write writes v, a struct of JSON fields, as one line whose "time" (UTC) is at.
-func (l *Log) Write(at time.Time, v any) {
+// write writes v, a struct of JSON fields, as one line whose "time" (UTC) is at.
+func (l *eventLog) write(at time.Time, v any) {
 	if l == nil || l.w == nil {
 		return
 	}
@@ -57,40 +57,40 @@ type callEntry struct {
 }
 
 // call writes the line of a call that started at start and ends now.
-func (l *Log) call(e callEntry, start time.Time) {
+func (l *eventLog) call(e callEntry, start time.Time) {
 	e.MS = math.Round(float64(time.Since(start).Microseconds())/10) / 100
-	l.Write(start, e)
+	l.write(start, e)
 }
 
-// Start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
+// start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
 // endpoint), the build it opened and, with --metrics, the URL of its health and metrics listener.
-func (l *Log) Start(serving, build, metrics string) {
-	l.Write(time.Now(), struct {
+func (l *eventLog) start(serving, build, metrics string) {
+	l.write(time.Now(), struct {
 		Serving string `json:"serving"`
 		Build   string `json:"build"`
 		Metrics string `json:"metrics,omitempty"`
 	}{serving, build, metrics})
 }
 
-// Warning writes a warning at start: {"time", "warning"}.
-func (l *Log) Warning(warning string) {
-	l.Write(time.Now(), struct {
+// warning writes a warning at start: {"time", "warning"}.
+func (l *eventLog) warning(warning string) {
+	l.write(time.Now(), struct {
 		Warning string `json:"warning"`
 	}{warning})
 }
 
 // keysFailed writes the line of a failed fetch of the issuer's key set: the keys fetched before stay
 // in use.
-func (l *Log) keysFailed(err error) {
-	l.Write(time.Now(), struct {
+func (l *eventLog) keysFailed(err error) {
+	l.write(time.Now(), struct {
 		Keys  string `json:"keys"`
 		Error string `json:"error"`
 	}{"fetch_failed", err.Error()})
 }
 
 // stop writes the line a drain ends with: how long it took, and how many calls it had to cut off.
-func (l *Log) stop(took time.Duration, cut int) {
-	l.Write(time.Now(), struct {
+func (l *eventLog) stop(took time.Duration, cut int) {
+	l.write(time.Now(), struct {
 		Stopped string  `json:"stopped"`
 		MS      float64 `json:"ms"`
 		Cut     int     `json:"cut,omitempty"`

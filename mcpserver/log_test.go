@@ -23,7 +23,7 @@ func TestLogWrite(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			NewLog(&b).Write(at, tc.v)
+			newEventLog(&b).write(at, tc.v)
 			want := tc.want
 			if want != "" {
 				want += "\n"
@@ -33,20 +33,20 @@ func TestLogWrite(t *testing.T) {
 			}
 		})
 	}
-	var nilLog *Log
-	nilLog.Warning("nowhere") // a nil Log writes nothing, and does not panic
+	var nilLog *eventLog
+	nilLog.warning("nowhere") // a nil Log writes nothing, and does not panic
 }
 
 func TestLogLinesDoNotInterleave(t *testing.T) {
 	var b bytes.Buffer
-	l := NewLog(&b)
+	l := newEventLog(&b)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				l.Warning(strings.Repeat("x", 4000))
+				l.warning(strings.Repeat("x", 4000))
 			}
 		}()
 	}

@@ -23,7 +23,7 @@ func TestServeHTTPStopsWhenAsked(t *testing.T) {
 	var log bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, context.Background(), srv, HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Second, Log: NewLog(&log), Build: "b1"})
+		done <- serveHTTP(ctx, nil, srv, httpConfig{addr: "127.0.0.1:0", timeout: time.Second, log: newEventLog(&log), build: "b1"})
 	}()
 	cancel()
 	select {
@@ -43,14 +43,14 @@ func TestServeHTTPAddressTaken(t *testing.T) {
 	}
 	defer ln.Close()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-	err = ServeHTTP(context.Background(), context.Background(), srv, HTTPConfig{Addr: ln.Addr().String(), Timeout: time.Second, Log: NewLog(&bytes.Buffer{}), Build: "b1"})
+	err = serveHTTP(context.Background(), nil, srv, httpConfig{addr: ln.Addr().String(), timeout: time.Second, log: newEventLog(&bytes.Buffer{}), build: "b1"})
 	var ce *ctool.Error
 	if !errors.As(err, &ce) || ce.Kind != ctool.KindUsage || !strings.HasPrefix(ce.Message, "--http "+ln.Addr().String()+": ") {
 		t.Errorf("ServeHTTP on a taken address = %v, want a usage error naming --http", err)
 	}
 }
 
-// servedURL waits for the start line ServeHTTP writes and returns its URL.
+// servedURL waits for the start line serveHTTP writes and returns its URL.
 func servedURL(t *testing.T, log *syncBuffer) string {
 	t.Helper()
 	for range 1000 { // a hang guard
@@ -83,12 +83,12 @@ func postCall(url string, id int) (*http.Response, string, error) {
 }
 
 // A stop asked while a slow call runs: readiness turns 503, a new call is answered 503 with
-// Retry-After while the listener stays open, the slow call is answered, and ServeHTTP returns nil.
+// Retry-After while the listener stays open, the slow call is answered, and serveHTTP returns nil.
 func TestServeHTTPDrains(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	health := &Health{}
-	monitor := httptest.NewServer(MonitorHandler(health, nil))
+	health := &readiness{}
+	monitor := httptest.NewServer(monitorHandler(health, nil))
 	defer monitor.Close()
 	readyz := func() int {
 		resp, err := http.Get(monitor.URL + "/readyz")
@@ -104,8 +104,8 @@ func TestServeHTTPDrains(t *testing.T) {
 	log := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, context.Background(), slowServer(time.Second), HTTPConfig{Addr: "127.0.0.1:0", Timeout: 5 * time.Second,
-			Drain: 30 * time.Second, Log: NewLog(log), Build: "b1", Health: health})
+		done <- serveHTTP(ctx, nil, slowServer(time.Second), httpConfig{addr: "127.0.0.1:0", timeout: 5 * time.Second,
+			drain: 30 * time.Second, log: newEventLog(log), build: "b1", health: health})
 	}()
 	url := servedURL(t, log)
 	if code := readyz(); code != http.StatusOK {
@@ -128,7 +128,7 @@ func TestServeHTTPDrains(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the slow call is in flight
 	cancel()
 	for range 100 { // a hang guard
-		if health.Draining() {
+		if health.draining() {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -163,18 +163,18 @@ func TestServeHTTPDrains(t *testing.T) {
 // A second signal stops at once, cutting the call in flight.
 func TestServeHTTPStopsNow(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	now, stopNow := context.WithCancel(context.Background())
+	now := make(chan struct{})
 	log := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, now, slowServer(time.Hour), HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Hour, Drain: time.Hour, Log: NewLog(log), Build: "b1"})
+		done <- serveHTTP(ctx, now, slowServer(time.Hour), httpConfig{addr: "127.0.0.1:0", timeout: time.Hour, drain: time.Hour, log: newEventLog(log), build: "b1"})
 	}()
 	url := servedURL(t, log)
 	go postCall(url, 1)
 	time.Sleep(300 * time.Millisecond)
 	cancel()
 	time.Sleep(100 * time.Millisecond)
-	stopNow()
+	close(now)
 	select {
 	case err := <-done:
 		if err != nil {

@@ -1,6 +1,8 @@
-// Package mcpserver owns ctool's MCP server: the four agent tools of `ctool tools` served over the
-// Model Context Protocol from one open database, with the guard, row cap, timeout and answers of
-// `ctool query --format json` and `ctool profile`, and one log line per call.
+// Package mcpserver owns ctool's MCP server, `ctool mcp` in one call (Run): the four agent tools of
+// `ctool tools` served over the Model Context Protocol from one open database, on stdio or streamable
+// HTTP, with the guard, row cap, timeout and answers of `ctool query --format json` and `ctool
+// profile`; the query workers, OAuth, health and metrics, the drain on a stop, and one log line per
+// call.
 package mcpserver
 
 import (
@@ -21,56 +23,56 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Config is what a server is made of. Live and Profiles share one database; the server never closes it.
-type Config struct {
-	Live     *database.Live
-	Profiles *profile.Finder // get_user_profile; its Pinned id, when set, is the only one it returns
-	// Timeout bounds each call, from its start to its answer, as --timeout bounds a `ctool query`.
-	Timeout time.Duration
-	Log     *Log // one JSON line per call; never a result, an argument or a profile field
-	Version string
-	// Search runs a search tool's query (a worker pool's); nil runs it in this process, on Live.
-	Search worker.QueryFunc
-	// Auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
+// serverConfig is what a server is made of. Live and Profiles share one database; the server never closes it.
+type serverConfig struct {
+	live     *database.Live
+	profiles *profile.Finder // get_user_profile; its Pinned id, when set, is the only one it returns
+	// timeout bounds each call, from its start to its answer, as --timeout bounds a `ctool query`.
+	timeout time.Duration
+	log     *eventLog // one JSON line per call; never a result, an argument or a profile field
+	version string
+	// search runs a search tool's query (a worker pool's); nil runs it in this process, on Live.
+	search worker.QueryFunc
+	// auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
 	// tools/list shows only the tools it may call, and get_user_profile answers only its own profile.
-	Auth    *Auth
-	Metrics *Metrics // nil: none
+	auth    *authorizer
+	metrics *metricSet // nil: none
 }
 
-// MetaBuild is the key of a search result's _meta that names the build its rows were read from.
-const MetaBuild = "ctool/build"
+// metaBuild is the key of a search result's _meta that names the build its rows were read from.
+const metaBuild = "ctool/build"
 
-// New returns the MCP server of the four tools: names, descriptions and input schemas from
+// newServer returns the MCP server of the four tools: names, descriptions and input schemas from
 // schema.Manifest, the same definitions `ctool tools` prints.
-func New(c Config) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.Version},
+func newServer(c serverConfig) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.version},
 		&mcp.ServerOptions{
-			Instructions: Instructions(c.Auth != nil),
+			Instructions: Instructions(c.auth != nil),
 			// The four tools and their schema resources never change while the server runs, and it
 			// sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		})
 	srv.AddReceivingMiddleware(refuseUndeclared)
-	engine := query.NewEngine(c.Live)
-	search := c.Search
+	engine := query.NewEngine(c.live)
+	search := c.search
 	if search == nil {
 		search = engine.Query
 	}
-	h := &handlers{query: search, profiles: c.Profiles, timeout: c.Timeout, log: c.Log, auth: c.Auth, metrics: c.Metrics}
-	if c.Auth != nil {
-		c.Auth.setLog(h.log)
+	h := &handlers{query: search, profiles: c.profiles, timeout: c.timeout, log: c.log, auth: c.auth, metrics: c.metrics}
+	if c.auth != nil {
+		c.auth.observe(h.log, h.metrics)
 		srv.AddReceivingMiddleware(listOwnTools)
 	}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted
 	// SQL); a later ingest changes the data, not the tool list a client has already read.
-	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, query.DefaultTimeout))
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.timeout, query.DefaultTimeout))
 	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
 	cancel()
 	addSchemaResources(srv, vocab)
 	for _, t := range schema.ManifestWith(vocab, "", schema.ForMCP) {
 		d := datasetOf(t.Name)
-		if d.Private && c.Auth != nil {
-			t = authProfileTool(t, c.Auth.cfg.ProfileClaim)
+		if d.Private && c.auth != nil {
+			t = authProfileTool(t, c.auth.cfg.ProfileClaim)
 		}
 		arg, err := newArgument(t, d)
 		if err != nil {
@@ -127,9 +129,9 @@ type handlers struct {
 	query    worker.QueryFunc
 	profiles *profile.Finder
 	timeout  time.Duration
-	log      *Log
-	auth     *Auth
-	metrics  *Metrics
+	log      *eventLog
+	auth     *authorizer
+	metrics  *metricSet
 }
 
 // search answers a search tool as `ctool query <dataset> --format json` does: the structured content is
@@ -150,7 +152,7 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		}
 		out := h.answer(&entry, start, doc, err)
 		if err == nil && res.Build != "" {
-			out.Meta = mcp.Meta{MetaBuild: res.Build}
+			out.Meta = mcp.Meta{metaBuild: res.Build}
 		}
 		return out, nil
 	}
