@@ -270,7 +270,7 @@ func (a *authorizer) refuse(w http.ResponseWriter, start time.Time, r refusal) {
 		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.reason])
 	}
 	// Logged before the answer, so a client that reads it finds the line written.
-	a.log.call(callEntry{Tool: r.tool, Subject: r.subject, Refusal: ctool.Kind(r.reason)}, start)
+	a.log.call(callEntry{tool: r.tool, subject: r.subject, refused: r.reason}, start)
 	a.metrics.authRefused(r.reason)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

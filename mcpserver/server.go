@@ -139,15 +139,15 @@ type handlers struct {
 func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		entry := callEntry{Tool: d.Tool, Rows: ptr(0), Truncated: ptr(false)}
+		entry := callEntry{tool: d.Tool, rows: ptr(0), truncated: ptr(false)}
 		var res *query.Result
 		var err error
-		if entry.Subject, err = h.allowed(req, d.Tool); err == nil {
+		if entry.subject, err = h.allowed(req, d.Tool); err == nil {
 			res, err = h.runSearch(ctx, d, arg, req.Params.Arguments)
 		}
 		var doc []byte
 		if err == nil {
-			entry.Rows, entry.Truncated = ptr(len(res.Rows)), ptr(res.Truncated)
+			entry.rows, entry.truncated = ptr(len(res.Rows)), ptr(res.Truncated)
 			doc, err = query.DocumentJSON(res)
 		}
 		out := h.answer(&entry, start, doc, err)
@@ -177,17 +177,17 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 func (h *handlers) profile(arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		entry := callEntry{Tool: schema.Profiles.Tool, Found: ptr(false)}
+		entry := callEntry{tool: schema.Profiles.Tool, found: ptr(false)}
 		var p *profile.Profile
 		var err error
-		if entry.Subject, err = h.allowed(req, schema.Profiles.Tool); err == nil {
+		if entry.subject, err = h.allowed(req, schema.Profiles.Tool); err == nil {
 			if h.auth != nil {
 				p, err = h.findOwn(ctx, req, arg)
 			} else {
 				p, err = h.findProfile(ctx, arg, req.Params.Arguments)
 			}
 		}
-		entry.Found = ptr(err == nil)
+		entry.found = ptr(err == nil)
 		var doc []byte
 		if err == nil {
 			doc, err = textout.Marshal(p)
@@ -224,14 +224,14 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc []byte, err err
 		out = jsonResult(doc)
 	} else {
 		e := ctool.Explain(err)
-		out, entry.Refusal = errorResult(e), e.Kind
+		out, entry.kind = errorResult(e), e.Kind
 	}
 	h.log.call(*entry, start)
 	outcome := "ok"
-	if entry.Refusal != "" {
-		outcome = string(entry.Refusal)
+	if entry.kind != "" {
+		outcome = string(entry.kind)
 	}
-	h.metrics.call(entry.Tool, outcome, time.Since(start))
+	h.metrics.call(entry.tool, outcome, time.Since(start))
 	return out
 }
 

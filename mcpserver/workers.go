@@ -51,7 +51,7 @@ func startPool(ctx context.Context, path string, log *eventLog, metrics *metricS
 		Command: cmd, Size: Workers, Active: activeWorkers, Max: MaxWorkers, Queue: WorkerQueue,
 		Grace: query.WorkerGrace, Idle: workerIdle, SpawnAfter: workerSpawnAfter,
 		Log: func(ev worker.Event) {
-			log.write(time.Now(), ev)
+			log.worker(ev)
 			metrics.workerEnded(ev.Worker)
 		},
 		Observe: metrics.workerQuery,
