@@ -180,18 +180,18 @@ func (a *authorizer) protect(next http.Handler) http.Handler {
 		start := time.Now()
 		fields := strings.Fields(r.Header.Get("Authorization"))
 		if len(fields) != 2 || !strings.EqualFold(fields[0], "Bearer") {
-			a.refuse(w, start, refusal{reason: ReasonMissing}) // no bearer token: RFC 6750 names no error
+			a.refuse(w, start, refusal{why: reasonMissing}) // no bearer token: RFC 6750 names no error
 			return
 		}
-		ti, reason := a.verifier.verify(r.Context(), fields[1])
+		ti, why := a.verifier.verify(r.Context(), fields[1])
 		if ti == nil {
-			a.refuse(w, start, refusal{reason: reason})
+			a.refuse(w, start, refusal{why: why})
 			return
 		}
 		subject := subjectOf(ti)
 		release, wait := a.share.enter(ti.UserID, time.Now())
 		if release == nil {
-			a.refuse(w, start, refusal{reason: ReasonRate, subject: subject, retryAfter: wait})
+			a.refuse(w, start, refusal{why: reasonRate, subject: subject, retryAfter: wait})
 			return
 		}
 		defer release()
@@ -202,12 +202,12 @@ func (a *authorizer) protect(next http.Handler) http.Handler {
 				return
 			}
 			if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] == '[' {
-				a.refuse(w, start, refusal{reason: ReasonBatch, subject: subject})
+				a.refuse(w, start, refusal{why: reasonBatch, subject: subject})
 				return
 			}
 			if tool, ok := calledTool(body); ok {
 				if scope := toolScope(tool); scope != "" && !hasScope(ti, scope) {
-					a.refuse(w, start, refusal{reason: ReasonScope, subject: subject, tool: tool, scope: scope})
+					a.refuse(w, start, refusal{why: reasonScope, subject: subject, tool: tool, scope: scope})
 					return
 				}
 			}
@@ -237,11 +237,11 @@ const maxBody = 4 << 20
 
 // refusal is one request turned away, and why.
 type refusal struct {
-	reason     string
+	why        reason
 	subject    string // the keyed hash, once the token is verified
 	tool       string
-	scope      string        // ReasonScope: the scope the tool needs
-	retryAfter time.Duration // ReasonRate
+	scope      string        // reasonScope: the scope the tool needs
+	retryAfter time.Duration // reasonRate
 }
 
 // refuse answers every refusal: the status and WWW-Authenticate header the specifications name
@@ -250,39 +250,39 @@ type refusal struct {
 func (a *authorizer) refuse(w http.ResponseWriter, start time.Time, r refusal) {
 	meta := fmt.Sprintf("resource_metadata=%q", a.metadataURL)
 	status, body := http.StatusUnauthorized, `{"error":"invalid_token"}`
-	switch r.reason {
-	case ReasonMissing:
+	switch r.why {
+	case reasonMissing:
 		w.Header().Set("WWW-Authenticate", "Bearer "+meta)
 		body = `{"error":"unauthorized","error_description":"a bearer token is required"}`
-	case ReasonScope:
+	case reasonScope:
 		status = http.StatusForbidden
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, %s`, r.scope, meta))
 		body = fmt.Sprintf(`{"error":"insufficient_scope","scope":%q}`, r.scope)
-	case ReasonRate:
+	case reasonRate:
 		status = http.StatusTooManyRequests
 		w.Header().Set("Retry-After", fmt.Sprint(max(1, int(math.Ceil(r.retryAfter.Seconds())))))
 		body = `{"error":"too_many_requests","error_description":"too many calls from this user; retry after the Retry-After seconds"}`
-	case ReasonBatch:
+	case reasonBatch:
 		status = http.StatusBadRequest
 		body = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not accepted: send one request per POST"}}`
 	default:
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", `+meta)
-		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.reason])
+		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.why])
 	}
 	// Logged before the answer, so a client that reads it finds the line written.
-	a.log.call(callEntry{tool: r.tool, subject: r.subject, refused: r.reason}, start)
-	a.metrics.authRefused(r.reason)
+	a.log.call(callEntry{tool: r.tool, subject: r.subject, refused: r.why}, start)
+	a.metrics.authRefused(r.why)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	io.WriteString(w, body+"\n")
 }
 
-var describe = map[string]string{
-	ReasonExpired:   "the token has expired, is not valid yet, or has no exp",
-	ReasonAudience:  "the token was issued by another issuer or for another resource",
-	ReasonSignature: "the token is malformed or its signature cannot be verified",
-	ReasonType:      "the token is malformed or its signature cannot be verified", // as malformed: the log says why
+var describe = map[reason]string{
+	reasonExpired:   "the token has expired, is not valid yet, or has no exp",
+	reasonAudience:  "the token was issued by another issuer or for another resource",
+	reasonSignature: "the token is malformed or its signature cannot be verified",
+	reasonType:      "the token is malformed or its signature cannot be verified", // as malformed: the log says why
 }
 
 // metadataHandler serves the protected resource metadata, without authentication.

@@ -676,10 +676,11 @@ func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 	}
 }
 
-// The refusals reach the metrics by their reason words.
+// The refusals reach the metrics by their reason words, each of which starts at zero: the words
+// docs/mcp.md lists, exactly.
 func TestAuthRefusalsCounted(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	m := newMetrics([]string{"search_stores"})
+	m := newMetrics([]string{"search_stores"}, true)
 	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{metrics: m}, AuthConfig{ProfileClaim: "sub"})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	s.post(t, "", list)                                                                                   // missing
@@ -687,16 +688,16 @@ func TestAuthRefusalsCounted(t *testing.T) {
 	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "exp", time.Now().Add(-time.Hour).Unix())), list) // expired
 	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "scope", scopeSearch)), callBody("get_user_profile", nil))
 	fams := scrape(t, m)
-	for reason, want := range map[string]float64{"missing": 1, "expired": 1, "scope": 1} {
-		if got := value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}); got != want {
-			t.Errorf("ctool_auth_refusals_total{reason=%q} = %v, want %v", reason, got, want)
+	want := map[string]float64{"missing": 1, "expired": 1, "audience": 0, "signature": 1, "type": 0, "scope": 1, "rate": 0, "batch": 0}
+	for reason, n := range want {
+		if got := value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}); got != n {
+			t.Errorf("ctool_auth_refusals_total{reason=%q} = %v, want %v", reason, got, n)
 		}
 	}
-	var total float64
-	for _, reason := range []string{"missing", "expired", "audience", "signature", "type", "scope", "rate", "batch"} {
-		total += max(value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}), 0)
+	if n := len(fams["ctool_auth_refusals_total"].GetMetric()); n != len(want) {
+		t.Errorf("%d series of ctool_auth_refusals_total, want %d", n, len(want))
 	}
-	if total != 4 {
-		t.Errorf("%v refusals counted, want 4", total)
+	if n := len(reasons); n != len(want) {
+		t.Errorf("%d reasons, want %d", n, len(want))
 	}
 }

@@ -437,23 +437,29 @@ type verified struct {
 	gen uint64
 }
 
-// Refusal reasons, as the log and Refused name them.
+// reason is why authentication refused a request: one word of a fixed set, the same in the log's
+// "refusal" and in the label of ctool_auth_refusals_total, never anything read from the token.
+type reason string
+
 const (
-	ReasonMissing   = "missing"   // no bearer token
-	ReasonExpired   = "expired"   // past exp, before nbf or iat, or no exp at all
-	ReasonAudience  = "audience"  // minted by another issuer or for another resource
-	ReasonSignature = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
-	ReasonType      = "type"      // signed by the issuer, but its typ is not at+jwt: not an access token
-	ReasonScope     = "scope"     // the token lacks the tool's scope
-	ReasonRate      = "rate"      // past the caller's rate or calls in flight
-	ReasonBatch     = "batch"     // a JSON-RPC batch
+	reasonMissing   reason = "missing"   // no bearer token
+	reasonExpired   reason = "expired"   // past exp, before nbf or iat, or no exp at all
+	reasonAudience  reason = "audience"  // minted by another issuer or for another resource
+	reasonSignature reason = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
+	reasonType      reason = "type"      // signed by the issuer, but its typ is not at+jwt: not an access token
+	reasonScope     reason = "scope"     // the token lacks the tool's scope
+	reasonRate      reason = "rate"      // past the caller's rate or calls in flight
+	reasonBatch     reason = "batch"     // a JSON-RPC batch
 )
 
+// reasons are every reason, in the order docs/mcp.md lists them.
+var reasons = []reason{reasonMissing, reasonExpired, reasonAudience, reasonSignature, reasonType, reasonScope, reasonRate, reasonBatch}
+
 // verify returns the token's info, or the reason it is refused.
-func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, string) {
+func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, reason) {
 	now := v.now()
 	if len(raw) > maxToken {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	sum := sha256.Sum256([]byte(raw))
 	gen := v.keys.generation() // before the check: a token checked with keys a fetch replaces meanwhile is checked again
@@ -468,9 +474,9 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 		delete(v.cache, sum)
 		v.mu.Unlock()
 	}
-	ti, reason := v.check(ctx, raw, now)
+	ti, why := v.check(ctx, raw, now)
 	if ti == nil {
-		return nil, reason
+		return nil, why
 	}
 	v.mu.Lock()
 	if len(v.cache) >= maxVerified {
@@ -490,35 +496,35 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 
 // check verifies a token with go-jose: the algorithm against ctool's list, the signature with the
 // issuer's key, then iss, aud, exp, nbf and iat.
-func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.TokenInfo, string) {
+func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.TokenInfo, reason) {
 	tok, err := jwt.ParseSigned(raw, algorithms)
 	if err != nil || len(tok.Headers) != 1 {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	h := tok.Headers[0]
 	key, ok := v.keys.find(ctx, h.KeyID, h.Algorithm)
 	if !ok {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	var std jwt.Claims
 	var more claims
 	var all map[string]any
 	if err := tok.Claims(key, &std, &more, &all); err != nil {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	// After the signature: only the issuer's own tokens learn that their type is wrong.
 	if !accessTokenType(h, v.allowJWTType) {
-		return nil, ReasonType
+		return nil, reasonType
 	}
 	if std.Expiry == nil {
-		return nil, ReasonExpired
+		return nil, reasonExpired
 	}
 	err = std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.resource}, Time: now}, skew)
 	switch {
 	case errors.Is(err, jwt.ErrInvalidIssuer), errors.Is(err, jwt.ErrInvalidAudience):
-		return nil, ReasonAudience
+		return nil, reasonAudience
 	case err != nil:
-		return nil, ReasonExpired
+		return nil, reasonExpired
 	}
 	ti := &auth.TokenInfo{Scopes: scopes(more), Expiration: std.Expiry.Time(), UserID: std.Subject, Extra: map[string]any{}}
 	if ti.UserID == "" && more.ClientID != "" {

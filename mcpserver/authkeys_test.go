@@ -30,9 +30,9 @@ func newBubbleAuth(t *testing.T, iss *testIssuer, c AuthConfig) *authorizer {
 }
 
 // verifies reports whether a accepts token now, and the reason when it does not.
-func verifies(a *authorizer, token string) (bool, string) {
-	ti, reason := a.verifier.verify(context.Background(), token)
-	return ti != nil, reason
+func verifies(a *authorizer, token string) (bool, reason) {
+	ti, why := a.verifier.verify(context.Background(), token)
+	return ti != nil, why
 }
 
 // A key the issuer removes stops verifying within the refresh interval, sooner when the key set's
@@ -77,7 +77,7 @@ func TestKeySetRemovedKeyStopsWorking(t *testing.T) {
 				}
 				time.Sleep(time.Second)
 				synctest.Wait()
-				if ok, reason := verifies(a, token); ok || reason != ReasonSignature {
+				if ok, reason := verifies(a, token); ok || reason != reasonSignature {
 					t.Errorf("%v after the start: accepted %v (%s), want refused as signature", tc.fetchedAfter, ok, reason)
 				}
 				if ok, reason := verifies(a, other); !ok {
@@ -142,7 +142,7 @@ func TestKeySetUnknownKidRateLimited(t *testing.T) {
 		forger := mustRSA(t)
 		forge := func(round int) {
 			for i := range 20 {
-				if ok, reason := verifies(a, sign(t, jose.RS256, forger, fmt.Sprint("forged", round, i), iss.claims("u"))); ok || reason != ReasonSignature {
+				if ok, reason := verifies(a, sign(t, jose.RS256, forger, fmt.Sprint("forged", round, i), iss.claims("u"))); ok || reason != reasonSignature {
 					t.Fatalf("a forged kid: accepted %v (%s)", ok, reason)
 				}
 			}

@@ -41,7 +41,7 @@ func (h *handlers) allowed(req *mcp.CallToolRequest, tool string) (subject strin
 		ti = req.Extra.TokenInfo
 	}
 	if scope := toolScope(tool); !hasScope(ti, scope) {
-		h.metrics.authRefused(ReasonScope)
+		h.metrics.authRefused(reasonScope)
 		return subjectOf(ti), &ctool.Error{Kind: ctool.KindRefused, Message: "this token does not grant " + scope}
 	}
 	return subjectOf(ti), nil

@@ -56,13 +56,13 @@ func (l *eventLog) write(at time.Time, attrs ...slog.Attr) {
 // callEntry is the log line of one call: which tool, how long, how much came back and, when the call
 // failed, the error's kind or the reason auth refused the request.
 type callEntry struct {
-	tool      string // "" for a request refused before a tool was named
-	rows      *int   // search tools
-	truncated *bool  // search tools
-	found     *bool  // get_user_profile
-	subject   string // with auth: a keyed hash of the token's subject
-	kind      ctool.Kind
-	refused   string
+	tool      string     // "" for a request refused before a tool was named
+	rows      *int       // search tools
+	truncated *bool      // search tools
+	found     *bool      // get_user_profile
+	subject   string     // with auth: a keyed hash of the token's subject
+	kind      ctool.Kind // the error's kind, when the call failed
+	refused   reason     // why auth refused the request, when it did
 }
 
 // call writes the line of a call that started at start and ends now; its time is the start.
@@ -87,8 +87,11 @@ func (l *eventLog) call(e callEntry, start time.Time) {
 	if e.subject != "" {
 		attrs = append(attrs, slog.String("subject", e.subject))
 	}
-	if refusal := string(e.kind) + e.refused; refusal != "" {
-		attrs = append(attrs, slog.String("refusal", refusal))
+	switch {
+	case e.kind != "":
+		attrs = append(attrs, slog.String("refusal", string(e.kind)))
+	case e.refused != "":
+		attrs = append(attrs, slog.String("refusal", string(e.refused)))
 	}
 	l.write(start, attrs...)
 }

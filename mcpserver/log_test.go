@@ -36,10 +36,10 @@ func TestLogLines(t *testing.T) {
 			l.call(callEntry{tool: "get_user_profile", found: new(bool), subject: "9f86d081884c7d65", kind: ctool.KindRefused}, now)
 		}, `{"time":"2026-11-24T00:30:00.5Z","tool":"get_user_profile","ms":0,"found":false,"subject":"9f86d081884c7d65","refusal":"refused"}`},
 		{"request refused before a tool", func(l *eventLog) {
-			l.call(callEntry{refused: ReasonMissing}, now)
+			l.call(callEntry{refused: reasonMissing}, now)
 		}, `{"time":"2026-11-24T00:30:00.5Z","ms":0,"refusal":"missing"}`},
 		{"request refused for its scope", func(l *eventLog) {
-			l.call(callEntry{tool: "get_user_profile", subject: "9f86d081884c7d65", refused: ReasonScope}, now)
+			l.call(callEntry{tool: "get_user_profile", subject: "9f86d081884c7d65", refused: reasonScope}, now)
 		}, `{"time":"2026-11-24T00:30:00.5Z","tool":"get_user_profile","ms":0,"subject":"9f86d081884c7d65","refusal":"scope"}`},
 		{"start on stdio", func(l *eventLog) { l.start("stdio", "65f8f7a5b5bc", "") },
 			`{"time":"2026-11-24T00:30:00.5Z","serving":"stdio","build":"65f8f7a5b5bc"}`},

@@ -24,8 +24,9 @@ type metricSet struct {
 	authRefusals *prometheus.CounterVec
 }
 
-// newMetrics declares every metric; counters start at zero for the labels known in advance.
-func newMetrics(tools []string) *metricSet {
+// newMetrics declares every metric; counters start at zero for the labels known in advance: the
+// tools', the workers' query outcomes and, withAuth, every reason a request is refused.
+func newMetrics(tools []string, withAuth bool) *metricSet {
 	reg := prometheus.NewRegistry()
 	m := &metricSet{
 		reg: reg,
@@ -54,6 +55,11 @@ func newMetrics(tools []string) *metricSet {
 	}
 	for _, o := range []string{"ok", "error", "timeout", "killed", "crashed", "out_of_memory"} {
 		m.queries.WithLabelValues(o)
+	}
+	if withAuth {
+		for _, r := range reasons {
+			m.authRefusals.WithLabelValues(string(r))
+		}
 	}
 	return m
 }
@@ -86,12 +92,10 @@ func (m *metricSet) workerEnded(why string) {
 	}
 }
 
-// authRefused counts a request refused by authentication; reason is one of the fixed words of
-// Auth's refusals (missing, expired, audience, signature, type, scope, rate, batch), never anything read
-// from the token.
-func (m *metricSet) authRefused(reason string) {
+// authRefused counts a request refused by authentication, by its reason.
+func (m *metricSet) authRefused(why reason) {
 	if m != nil {
-		m.authRefusals.WithLabelValues(reason).Inc()
+		m.authRefusals.WithLabelValues(string(why)).Inc()
 	}
 }
 

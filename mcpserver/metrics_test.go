@@ -79,7 +79,7 @@ func TestMetricsCountCalls(t *testing.T) {
 	for _, tl := range schema.Manifest() {
 		tools = append(tools, tl.Name)
 	}
-	m := newMetrics(tools)
+	m := newMetrics(tools, false)
 	m.watchWorkers(func() int { return 4 }, func() int { return 1 })
 	m.watchBuild(liveBuild(live))
 	m.workerEnded("crashed")

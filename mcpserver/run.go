@@ -64,7 +64,7 @@ func Run(ctx context.Context, c Config) error {
 	var metrics *metricSet
 	metricsURL := ""
 	if c.Metrics != "" {
-		metrics = newMetrics(toolNames())
+		metrics = newMetrics(toolNames(), c.Auth != nil)
 		url, stopMonitor, err := listenMonitor(c.Metrics, monitorHandler(health, metrics))
 		if err != nil {
 			return err
