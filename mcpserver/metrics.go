@@ -85,9 +85,10 @@ func (m *metricSet) workerQuery(outcome string) {
 	}
 }
 
-// workerEnded counts a worker process that ended, and why (worker.Event.Worker).
+// workerEnded counts a worker process that ended, and why (worker.Event.Worker), unless the pool
+// retired it: an extra worker a burst started, idle since, is no restart.
 func (m *metricSet) workerEnded(why string) {
-	if m != nil {
+	if m != nil && why != "retired" {
 		m.restarts.WithLabelValues(why).Inc()
 	}
 }

@@ -83,6 +83,7 @@ func TestMetricsCountCalls(t *testing.T) {
 	m.watchWorkers(func() int { return 4 }, func() int { return 1 })
 	m.watchBuild(liveBuild(live))
 	m.workerEnded("crashed")
+	m.workerEnded("retired")
 	m.authRefused("signature")
 	cs := connect(t, newServer(serverConfig{live: live, profiles: finder, timeout: 5 * time.Second, version: "test", metrics: m}))
 	for _, c := range []struct {
@@ -119,6 +120,7 @@ func TestMetricsCountCalls(t *testing.T) {
 		{"ctool_call_duration_seconds", map[string]string{"tool": "get_user_profile"}, 2},
 		{"ctool_worker_queries_total", map[string]string{"outcome": "crashed"}, 0},
 		{"ctool_worker_restarts_total", map[string]string{"reason": "crashed"}, 1},
+		{"ctool_worker_restarts_total", map[string]string{"reason": "retired"}, -1}, // no series: not a restart
 		{"ctool_auth_refusals_total", map[string]string{"reason": "signature"}, 1},
 		{"ctool_workers_running", nil, 4},
 		{"ctool_calls_waiting", nil, 1},
