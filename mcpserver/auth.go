@@ -24,13 +24,13 @@ import (
 
 // The scopes a token needs: one for the three search tools, one for get_user_profile.
 const (
-	ScopeSearch  = "ctool:search"
-	ScopeProfile = "ctool:profile"
+	scopeSearch  = "ctool:search"
+	scopeProfile = "ctool:profile"
 )
 
-// MetadataPath is where the protected resource metadata (RFC 9728) is served, for the resource at
+// metadataPath is where the protected resource metadata (RFC 9728) is served, for the resource at
 // Path and at the root form.
-const MetadataPath = "/.well-known/oauth-protected-resource"
+const metadataPath = "/.well-known/oauth-protected-resource"
 
 // AuthConfig makes `ctool mcp --http` an OAuth 2.1 resource server.
 type AuthConfig struct {
@@ -38,30 +38,43 @@ type AuthConfig struct {
 	Resource string // this server's URL, which each token's aud must contain (RFC 8707)
 	// ProfileClaim names the claim holding the caller's profile id ("" is sub).
 	ProfileClaim string
-	// Fair share per subject: calls in flight, and a token bucket (0 for each is 4, 20/s and 40).
+	// Fair share per subject: calls in flight, and a token bucket of twice the rate (0 for each is 4
+	// and 20/s).
 	MaxInFlight int
 	Rate        float64
-	Burst       int
-	// Refused, when set, hears every refusal's reason word (a metrics counter).
-	Refused func(reason string)
-	// RefetchEvery bounds how often an unknown kid fetches the key set again (0 is 10 s).
-	RefetchEvery time.Duration
 	// KeysRefresh is the longest time between two fetches of the key set (0 is DefaultKeysRefresh; at
 	// least MinKeysRefresh): a key the issuer removes stops verifying within it.
 	KeysRefresh time.Duration
 	// AllowJWTType accepts tokens whose typ header is JWT, or absent, besides RFC 9068's at+jwt.
 	AllowJWTType bool
-	Client       *http.Client // nil: 10 s timeout, no redirects
+
+	// What the tests change: the bucket's size, how often an unknown kid fetches the key set again
+	// (0 is 10 s), and the client that fetches (nil: 10 s timeout, no redirects).
+	burst        int
+	refetchEvery time.Duration
+	client       *http.Client
 }
 
-// Auth is a resource server's checks, in front of the MCP handler and in each tool.
-type Auth struct {
+// check refuses an issuer or resource URL a token could not safely name.
+func (c AuthConfig) check() error {
+	if err := checkIssuer(c.Issuer); err != nil {
+		return ctool.Errorf(ctool.KindUsage, "--auth-issuer: %v", err)
+	}
+	if checkIssuer(c.Resource) != nil {
+		return ctool.Errorf(ctool.KindUsage, "--resource %q: want this server's https URL, e.g. https://concierge.example/mcp", c.Resource)
+	}
+	return nil
+}
+
+// authorizer is a resource server's checks, in front of the MCP handler and in each tool.
+type authorizer struct {
 	cfg         AuthConfig
 	verifier    *verifier
 	share       *fairShare
 	metadataURL string
 	metadata    *oauthex.ProtectedResourceMetadata
-	log         *Log // set by New; nil writes nothing
+	log         *eventLog  // set by newServer (observe); nil writes nothing
+	metrics     *metricSet // set by newServer (observe); nil counts nothing
 }
 
 // Extra keys of a verified token's auth.TokenInfo.
@@ -70,16 +83,13 @@ const (
 	extraSubject = "ctool.subject" // the keyed hash of the subject, for the log
 )
 
-// NewAuth checks c, discovers the issuer's keys and fetches them: a server that cannot verify
+// newAuth checks c, discovers the issuer's keys and fetches them: a server that cannot verify
 // tokens fails at start, not at its first call. The keys are fetched again on a schedule until Close.
-func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
-	if err := CheckIssuer(c.Issuer); err != nil {
-		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer: %v", err)
+func newAuth(ctx context.Context, c AuthConfig) (*authorizer, error) {
+	if err := c.check(); err != nil {
+		return nil, err
 	}
-	res, err := url.Parse(c.Resource)
-	if err != nil || CheckIssuer(c.Resource) != nil {
-		return nil, ctool.Errorf(ctool.KindUsage, "--resource %q: want this server's https URL, e.g. https://concierge.example/mcp", c.Resource)
-	}
+	res, _ := url.Parse(c.Resource)
 	if c.ProfileClaim == "" {
 		c.ProfileClaim = "sub"
 	}
@@ -89,49 +99,51 @@ func NewAuth(ctx context.Context, c AuthConfig) (*Auth, error) {
 	if c.Rate <= 0 {
 		c.Rate = 20
 	}
-	if c.Burst <= 0 {
-		c.Burst = max(1, int(math.Ceil(2*c.Rate)))
+	if c.burst <= 0 {
+		c.burst = max(1, int(math.Ceil(2*c.Rate)))
 	}
-	if c.RefetchEvery <= 0 {
-		c.RefetchEvery = 10 * time.Second
+	if c.refetchEvery <= 0 {
+		c.refetchEvery = 10 * time.Second
 	}
 	if c.KeysRefresh <= 0 {
 		c.KeysRefresh = DefaultKeysRefresh
 	}
 	c.KeysRefresh = max(c.KeysRefresh, MinKeysRefresh)
-	if c.Client == nil {
-		c.Client = newHTTPClient()
+	if c.client == nil {
+		c.client = newHTTPClient()
 	}
-	keys, err := discover(ctx, c.Client, c.Issuer, c.RefetchEvery, c.KeysRefresh)
+	keys, err := discover(ctx, c.client, c.Issuer, c.refetchEvery, c.KeysRefresh)
 	if err != nil {
-		return nil, ctool.Errorf(ctool.KindUsage, "--auth-issuer %s: %v", c.Issuer, err)
+		e := ctool.Explain(err)
+		return nil, &ctool.Error{Kind: ctool.KindUsage, Message: "--auth-issuer " + c.Issuer + ": " + e.Message, Hint: e.Hint, Err: err}
 	}
 	key := make([]byte, 32)
 	rand.Read(key)
 	meta := *res
-	meta.Path, meta.RawPath = MetadataPath+strings.TrimSuffix(res.Path, "/"), ""
-	return &Auth{
+	meta.Path, meta.RawPath = metadataPath+strings.TrimSuffix(res.Path, "/"), ""
+	return &authorizer{
 		cfg: c,
 		verifier: &verifier{issuer: c.Issuer, resource: c.Resource, profileClaim: c.ProfileClaim, allowJWTType: c.AllowJWTType, keys: keys,
 			subjectKey: key, now: time.Now, cache: map[[32]byte]verified{}},
-		share:       newFairShare(c.MaxInFlight, rate.Limit(c.Rate), c.Burst),
+		share:       newFairShare(c.MaxInFlight, rate.Limit(c.Rate), c.burst),
 		metadataURL: meta.String(),
 		metadata: &oauthex.ProtectedResourceMetadata{
 			Resource:               c.Resource,
 			AuthorizationServers:   []string{c.Issuer},
-			ScopesSupported:        []string{ScopeSearch, ScopeProfile},
+			ScopesSupported:        []string{scopeSearch, scopeProfile},
 			BearerMethodsSupported: []string{"header"},
 			ResourceName:           "ctool: Azabudai Hills concierge data",
 		},
 	}, nil
 }
 
-// Close stops fetching the issuer's keys.
-func (a *Auth) Close() { a.verifier.keys.close() }
+// close stops fetching the issuer's keys.
+func (a *authorizer) close() { a.verifier.keys.close() }
 
-// setLog has the log written to l, and the key set's failed fetches too.
-func (a *Auth) setLog(l *Log) {
-	a.log = l
+// observe has the refusals written to l and counted in m, and the key set's failed fetches logged
+// (either may be nil).
+func (a *authorizer) observe(l *eventLog, m *metricSet) {
+	a.log, a.metrics = l, m
 	a.verifier.keys.log.Store(l)
 }
 
@@ -157,29 +169,29 @@ type verifiedKey struct{}
 // protect puts the checks in front of the MCP handler: a bearer token (401), the caller's fair share
 // (429), no batch (400) and the called tool's scope (403). What passes reaches the SDK through
 // auth.RequireBearerToken, which hands the token's TokenInfo to the tool handlers.
-func (a *Auth) protect(next http.Handler) http.Handler {
+func (a *authorizer) protect(next http.Handler) http.Handler {
 	inner := auth.RequireBearerToken(func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
 		if ti, ok := r.Context().Value(verifiedKey{}).(*auth.TokenInfo); ok {
 			return ti, nil
 		}
 		return nil, auth.ErrInvalidToken
-	}, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL, ClockSkew: Skew})(next)
+	}, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL, ClockSkew: skew})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		fields := strings.Fields(r.Header.Get("Authorization"))
 		if len(fields) != 2 || !strings.EqualFold(fields[0], "Bearer") {
-			a.refuse(w, start, refusal{reason: ReasonMissing}) // no bearer token: RFC 6750 names no error
+			a.refuse(w, start, refusal{why: reasonMissing}) // no bearer token: RFC 6750 names no error
 			return
 		}
-		ti, reason := a.verifier.verify(r.Context(), fields[1])
+		ti, why := a.verifier.verify(r.Context(), fields[1])
 		if ti == nil {
-			a.refuse(w, start, refusal{reason: reason})
+			a.refuse(w, start, refusal{why: why})
 			return
 		}
 		subject := subjectOf(ti)
 		release, wait := a.share.enter(ti.UserID, time.Now())
 		if release == nil {
-			a.refuse(w, start, refusal{reason: ReasonRate, subject: subject, retryAfter: wait})
+			a.refuse(w, start, refusal{why: reasonRate, subject: subject, retryAfter: wait})
 			return
 		}
 		defer release()
@@ -190,12 +202,12 @@ func (a *Auth) protect(next http.Handler) http.Handler {
 				return
 			}
 			if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] == '[' {
-				a.refuse(w, start, refusal{reason: ReasonBatch, subject: subject})
+				a.refuse(w, start, refusal{why: reasonBatch, subject: subject})
 				return
 			}
 			if tool, ok := calledTool(body); ok {
 				if scope := toolScope(tool); scope != "" && !hasScope(ti, scope) {
-					a.refuse(w, start, refusal{reason: ReasonScope, subject: subject, tool: tool, scope: scope})
+					a.refuse(w, start, refusal{why: reasonScope, subject: subject, tool: tool, scope: scope})
 					return
 				}
 			}
@@ -225,57 +237,55 @@ const maxBody = 4 << 20
 
 // refusal is one request turned away, and why.
 type refusal struct {
-	reason     string
+	why        reason
 	subject    string // the keyed hash, once the token is verified
 	tool       string
-	scope      string        // ReasonScope: the scope the tool needs
-	retryAfter time.Duration // ReasonRate
+	scope      string        // reasonScope: the scope the tool needs
+	retryAfter time.Duration // reasonRate
 }
 
 // refuse answers every refusal: the status and WWW-Authenticate header the specifications name
 // (RFC 6750 section 3, RFC 9728 section 5.1, MCP's step-up for a missing scope), one log line and
-// the Refused hook.
-func (a *Auth) refuse(w http.ResponseWriter, start time.Time, r refusal) {
+// the count in the metrics.
+func (a *authorizer) refuse(w http.ResponseWriter, start time.Time, r refusal) {
 	meta := fmt.Sprintf("resource_metadata=%q", a.metadataURL)
 	status, body := http.StatusUnauthorized, `{"error":"invalid_token"}`
-	switch r.reason {
-	case ReasonMissing:
+	switch r.why {
+	case reasonMissing:
 		w.Header().Set("WWW-Authenticate", "Bearer "+meta)
 		body = `{"error":"unauthorized","error_description":"a bearer token is required"}`
-	case ReasonScope:
+	case reasonScope:
 		status = http.StatusForbidden
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, %s`, r.scope, meta))
 		body = fmt.Sprintf(`{"error":"insufficient_scope","scope":%q}`, r.scope)
-	case ReasonRate:
+	case reasonRate:
 		status = http.StatusTooManyRequests
 		w.Header().Set("Retry-After", fmt.Sprint(max(1, int(math.Ceil(r.retryAfter.Seconds())))))
 		body = `{"error":"too_many_requests","error_description":"too many calls from this user; retry after the Retry-After seconds"}`
-	case ReasonBatch:
+	case reasonBatch:
 		status = http.StatusBadRequest
 		body = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not accepted: send one request per POST"}}`
 	default:
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", `+meta)
-		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.reason])
+		body = fmt.Sprintf(`{"error":"invalid_token","error_description":%q}`, describe[r.why])
 	}
 	// Logged before the answer, so a client that reads it finds the line written.
-	a.log.call(callEntry{Tool: r.tool, Subject: r.subject, Refusal: ctool.Kind(r.reason)}, start)
-	if a.cfg.Refused != nil {
-		a.cfg.Refused(r.reason)
-	}
+	a.log.call(callEntry{tool: r.tool, subject: r.subject, refused: r.why}, start)
+	a.metrics.authRefused(r.why)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	io.WriteString(w, body+"\n")
 }
 
-var describe = map[string]string{
-	ReasonExpired:   "the token has expired, is not valid yet, or has no exp",
-	ReasonAudience:  "the token was issued by another issuer or for another resource",
-	ReasonSignature: "the token is malformed or its signature cannot be verified",
-	ReasonType:      "the token is malformed or its signature cannot be verified", // as malformed: the log says why
+var describe = map[reason]string{
+	reasonExpired:   "the token has expired, is not valid yet, or has no exp",
+	reasonAudience:  "the token was issued by another issuer or for another resource",
+	reasonSignature: "the token is malformed or its signature cannot be verified",
+	reasonType:      "the token is malformed or its signature cannot be verified", // as malformed: the log says why
 }
 
 // metadataHandler serves the protected resource metadata, without authentication.
-func (a *Auth) metadataHandler() http.Handler {
+func (a *authorizer) metadataHandler() http.Handler {
 	return auth.ProtectedResourceMetadataHandler(a.metadata)
 }

@@ -15,11 +15,11 @@ import (
 // go test ./mcpserver -run '^$' -fuzz FuzzVerifyToken
 func FuzzVerifyToken(f *testing.F) {
 	iss := newTestIssuer(f, false)
-	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
+	a, err := newAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Cleanup(a.Close)
+	f.Cleanup(a.close)
 	claims := iss.claims("user_criollo_heavy")
 	for _, kid := range []string{"rsa1", "ec1", "ed1"} {
 		f.Add(iss.mint(f, kid, claims))
@@ -39,10 +39,10 @@ func FuzzVerifyToken(f *testing.F) {
 			}
 			return
 		}
-		if ti.UserID != "user_criollo_heavy" || !slices.Equal(ti.Scopes, []string{ScopeSearch, ScopeProfile}) {
+		if ti.UserID != "user_criollo_heavy" || !slices.Equal(ti.Scopes, []string{scopeSearch, scopeProfile}) {
 			t.Errorf("accepted %q as %+v", token, ti)
 		}
-		tok, err := jwt.ParseSigned(token, Algorithms)
+		tok, err := jwt.ParseSigned(token, algorithms)
 		if err != nil || !accessTokenType(tok.Headers[0], false) {
 			t.Errorf("accepted %q, not typed at+jwt", token)
 		}

@@ -144,7 +144,7 @@ func (iss *testIssuer) key(kid string) testKey {
 func (iss *testIssuer) claims(sub string) map[string]any {
 	now := time.Now()
 	return map[string]any{"iss": iss.URL, "aud": []string{testResource}, "sub": sub, "client_id": "concierge",
-		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "scope": ScopeSearch + " " + ScopeProfile}
+		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "scope": scopeSearch + " " + scopeProfile}
 }
 
 // sign mints a token over claims with any key and kid, typed at+jwt.

@@ -2,8 +2,13 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/profile"
@@ -33,18 +39,19 @@ const (
 // authServer is the real MCP handler with auth, over a database, on loopback.
 type authServer struct {
 	*httptest.Server
-	auth *Auth
+	auth *authorizer
 	log  *syncBuffer
 }
 
-func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher, c AuthConfig) *authServer {
+// newAuthServer serves sc (its search and metrics, when set) with the auth of c.
+func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, sc serverConfig, c AuthConfig) *authServer {
 	t.Helper()
 	c.Issuer, c.Resource = iss.URL, testResource
-	a, err := NewAuth(context.Background(), c)
+	a, err := newAuth(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(a.close)
 	live := database.NewLive(dbPath)
 	t.Cleanup(live.Close)
 	finder, err := profile.NewFinder(live, "")
@@ -52,7 +59,8 @@ func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, search Searcher
 		t.Fatal(err)
 	}
 	log := &syncBuffer{}
-	srv := New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test", Log: NewLog(log), Search: search, Auth: a})
+	sc.live, sc.profiles, sc.timeout, sc.version, sc.log, sc.auth = live, finder, 5*time.Second, "test", newEventLog(log), a
+	srv := newServer(sc)
 	ts := httptest.NewServer(handler(srv, a))
 	t.Cleanup(ts.Close)
 	return &authServer{ts, a, log}
@@ -123,7 +131,7 @@ func with(c map[string]any, kv ...any) map[string]any {
 // the WWW-Authenticate header exactly, the tool's answer, and the log's reason.
 func TestAuthFailureClasses(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, ingesttest.Build(t, ingesttest.SampleInput(t)), nil, AuthConfig{})
+	s := newAuthServer(t, iss, ingesttest.Build(t, ingesttest.SampleInput(t)), serverConfig{}, AuthConfig{})
 	me := "user_criollo_heavy"
 	stores := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe' LIMIT 1"})
 	own := callBody("get_user_profile", map[string]any{})
@@ -158,23 +166,23 @@ func TestAuthFailureClasses(t *testing.T) {
 		{"typ JWT with a bad signature", signTyp(t, jose.RS256, mustRSA(t), "rsa1", "JWT", iss.claims(me)), stores, 401, invalidToken, "signature", "", false},
 		{"typ application/at+jwt", iss.mintTyp(t, "ec1", "application/at+jwt", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"typ AT+JWT", iss.mintTyp(t, "ed1", "AT+JWT", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
-		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)), own, 403,
+		{"missing scope", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch)), own, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
-		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", ScopeProfile)), stores, 403,
+		{"missing search scope", iss.mint(t, "ec1", with(iss.claims(me), "scope", scopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
 		{"batch", iss.mint(t, "rsa1", iss.claims(me)), "[" + stores + "]", 400, "", "batch", "", false},
-		{"scopes joined by a tab", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\t"+ScopeProfile)), stores, 403,
+		{"scopes joined by a tab", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch+"\t"+scopeProfile)), stores, 403,
 			`Bearer error="insufficient_scope", scope="ctool:search", ` + testMetadata, "scope", "", false},
-		{"scopes joined by a no-break space", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch+"\u00a0"+ScopeProfile)), own, 403,
+		{"scopes joined by a no-break space", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch+"\u00a0"+scopeProfile)), own, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
-		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", ScopeSearch)),
+		{"a second name in another case", iss.mint(t, "rsa1", with(iss.claims(me), "scope", scopeSearch)),
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_user_profile","Name":"search_stores","arguments":{}}}`, 403,
 			`Bearer error="insufficient_scope", scope="ctool:profile", ` + testMetadata, "scope", "", false},
 
 		{"RS256", iss.mint(t, "rsa1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"ES256", iss.mint(t, "ec1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"EdDSA", iss.mint(t, "ed1", iss.claims(me)), stores, 200, "", "", `{"results":[{"store_name":…`, false},
-		{"scp list", iss.mint(t, "rsa1", with(without(iss.claims(me), "scope"), "scp", []string{ScopeSearch})), stores, 200, "", "", `{"results":[{"store_name":…`, false},
+		{"scp list", iss.mint(t, "rsa1", with(without(iss.claims(me), "scope"), "scp", []string{scopeSearch})), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"expired within the skew", iss.mint(t, "rsa1", with(iss.claims(me), "exp", now.Add(-30*time.Second).Unix())), stores, 200, "", "", `{"results":[{"store_name":…`, false},
 		{"own profile", iss.mint(t, "rsa1", iss.claims(me)), own, 200, "", "", `{"profile_id":"user_criollo_heavy",…`, false},
 		{"own profile by id", iss.mint(t, "rsa1", iss.claims(me)), callBody("get_user_profile", map[string]any{"profile_id": " " + me}), 200, "", "", `{"profile_id":"user_criollo_heavy",…`, false},
@@ -256,7 +264,7 @@ func TestAccessTokenType(t *testing.T) {
 // With AllowJWTType, a token typed JWT or not typed at all is accepted; another type still is not.
 func TestAuthAllowJWTType(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{AllowJWTType: true})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{AllowJWTType: true})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	for _, tc := range []struct {
 		typ  any
@@ -275,15 +283,15 @@ func TestAuthAllowJWTType(t *testing.T) {
 // tools/list shows only the tools the token may call, as private to the caller.
 func TestAuthToolsListFiltered(t *testing.T) {
 	iss := newTestIssuer(t, true) // OpenID discovery only
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "profile"})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{ProfileClaim: "profile"})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	for _, tc := range []struct {
 		scope string
 		want  []string
 	}{
-		{ScopeSearch + " " + ScopeProfile, []string{"get_user_profile", "search_events", "search_products", "search_stores"}},
-		{ScopeSearch, []string{"search_events", "search_products", "search_stores"}},
-		{ScopeProfile, []string{"get_user_profile"}},
+		{scopeSearch + " " + scopeProfile, []string{"get_user_profile", "search_events", "search_products", "search_stores"}},
+		{scopeSearch, []string{"search_events", "search_products", "search_stores"}},
+		{scopeProfile, []string{"get_user_profile"}},
 		{"openid", []string{}},
 	} {
 		got := s.post(t, iss.mint(t, "ed1", with(iss.claims("u"), "scope", tc.scope)), list)
@@ -320,16 +328,16 @@ func TestAuthToolsListFiltered(t *testing.T) {
 // the server without the HTTP check (here in memory, with no token at all) is refused.
 func TestAuthHandlerChecksScopeAgain(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
+	a, err := newAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(a.close)
 	live := database.NewLive("/nonexistent/ctool.duckdb")
 	t.Cleanup(live.Close)
 	finder, _ := profile.NewFinder(live, "")
-	cs := connect(t, New(Config{Live: live, Profiles: finder, Timeout: time.Second, Auth: a}))
-	for tool, scope := range map[string]string{"search_stores": ScopeSearch, "get_user_profile": ScopeProfile} {
+	cs := connect(t, newServer(serverConfig{live: live, profiles: finder, timeout: time.Second, auth: a}))
+	for tool, scope := range map[string]string{"search_stores": scopeSearch, "get_user_profile": scopeProfile} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
 		if err != nil {
 			t.Fatal(err)
@@ -344,9 +352,9 @@ func TestAuthHandlerChecksScopeAgain(t *testing.T) {
 // The protected resource metadata (RFC 9728) is served without a token, at both paths.
 func TestAuthProtectedResourceMetadata(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{})
 	want := fmt.Sprintf(`{"resource":%q,"authorization_servers":[%q],"scopes_supported":["ctool:search","ctool:profile"],"bearer_methods_supported":["header"],"resource_name":"ctool: Azabudai Hills concierge data"}`, testResource, iss.URL)
-	for _, path := range []string{MetadataPath + Path, MetadataPath} {
+	for _, path := range []string{metadataPath + Path, metadataPath} {
 		resp, err := http.Get(s.URL + path)
 		if err != nil {
 			t.Fatal(err)
@@ -362,7 +370,7 @@ func TestAuthProtectedResourceMetadata(t *testing.T) {
 // A verified token is kept until it expires: the next call does not check the signature again.
 func TestAuthVerifiedTokenIsCached(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	tok := iss.mint(t, "rsa1", iss.claims("u"))
 	if got := s.post(t, tok, list); got.status != 200 {
@@ -406,7 +414,7 @@ func (b *blockingSearch) Query(ctx context.Context, d *schema.Dataset, sqlText s
 func TestAuthFairShare(t *testing.T) {
 	iss := newTestIssuer(t, false)
 	b := &blockingSearch{entered: make(chan struct{}, 10), release: make(chan struct{})}
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", b, AuthConfig{MaxInFlight: 2, Rate: 1, Burst: 4})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{search: b.Query}, AuthConfig{MaxInFlight: 2, Rate: 1, burst: 4})
 	call := callBody("search_stores", map[string]any{"sql_query": "SELECT 1"})
 	alice, bob := iss.mint(t, "rsa1", iss.claims("alice")), iss.mint(t, "ec1", iss.claims("bob"))
 
@@ -470,7 +478,7 @@ func TestScopes(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("scope %q, scp %s: %q, want %q", tc.scope, tc.scp, got, tc.want)
 		}
-		for _, scope := range []string{ScopeSearch, ScopeProfile} {
+		for _, scope := range []string{scopeSearch, scopeProfile} {
 			if granted := hasScope(&auth.TokenInfo{Scopes: got}, scope); granted != slices.Contains(tc.want, scope) {
 				t.Errorf("scope %q, scp %s: %s granted %v", tc.scope, tc.scp, scope, granted)
 			}
@@ -511,7 +519,7 @@ func TestCheckIssuer(t *testing.T) {
 		"http://as.example": false, "as.example": false, "https://as.example?x=1": false, "https://as.example#f": false,
 		"https://user@as.example": false, "ftp://as.example": false, "": false,
 	} {
-		if err := CheckIssuer(issuer); (err == nil) != ok {
+		if err := checkIssuer(issuer); (err == nil) != ok {
 			t.Errorf("CheckIssuer(%q) = %v", issuer, err)
 		}
 	}
@@ -530,16 +538,93 @@ func TestDiscoveryURLs(t *testing.T) {
 	}
 }
 
-// A discovery document naming another issuer is refused at start.
-func TestNewAuthRefusesAMismatchedIssuer(t *testing.T) {
-	iss := newTestIssuer(t, false)
-	_, err := NewAuth(context.Background(), AuthConfig{Issuer: strings.Replace(iss.URL, "127.0.0.1", "localhost", 1), Resource: testResource})
-	if err == nil || !strings.Contains(err.Error(), "names issuer") {
-		t.Errorf("err = %v", err)
+// Discovery tries each metadata URL in turn and uses the first document that names the issuer
+// (RFC 8414 section 3.3, OpenID Connect Discovery section 4.3): a document naming another issuer is
+// passed over, not fatal. A server that cannot find the keys does not start, and says what to check.
+// In the table, "{}" stands for the issuer's server.
+func TestDiscovery(t *testing.T) {
+	const (
+		rfc8414  = "/.well-known/oauth-authorization-server"
+		oidc     = "/.well-known/openid-configuration"
+		notFound = ": 404 Not Found"
+	)
+	for _, tc := range []struct {
+		name    string
+		issuer  string
+		docs    map[string]string // path → the issuer its document names
+		jwksURI string            // what the documents name as jwks_uri; "" for {}/jwks<the document's path>
+		jwks    int               // the key set's status; 0 for 200 and the keys
+		used    string            // the path of the document whose jwks_uri serves the keys; "" for none
+		err     string
+		hint    string
+	}{
+		{name: "RFC 8414 first", issuer: "{}", docs: map[string]string{rfc8414: "{}", oidc: "{}"}, used: rfc8414},
+		{name: "OpenID Connect only", issuer: "{}", docs: map[string]string{oidc: "{}"}, used: oidc},
+		{name: "a path: the well-known segment inserted", issuer: "{}/realms/hills",
+			docs: map[string]string{rfc8414 + "/realms/hills": "{}/realms/hills"}, used: rfc8414 + "/realms/hills"},
+		{name: "Okta custom authorization server: the organisation's document first", issuer: "{}/oauth2/default",
+			docs: map[string]string{rfc8414 + "/oauth2/default": "{}", oidc + "/oauth2/default": "{}", "/oauth2/default" + oidc: "{}/oauth2/default"},
+			used: "/oauth2/default" + oidc},
+		{name: "Entra ID v1: a trailing slash, another issuer first", issuer: "{}/tenant/",
+			docs: map[string]string{oidc + "/tenant": "{}/tenant/v2.0", "/tenant" + oidc: "{}/tenant/"}, used: "/tenant" + oidc},
+		{name: "every document names another issuer", issuer: "{}/realm", docs: map[string]string{rfc8414 + "/realm": "{}/realm/", "/realm" + oidc: "{}/realm/"},
+			err: `--auth-issuer {}/realm: no authorization server metadata for this issuer: {}` + rfc8414 + `/realm names issuer "{}/realm/"; ` +
+				"{}" + oidc + "/realm" + notFound + `; {}/realm` + oidc + ` names issuer "{}/realm/"`,
+			hint: "--auth-issuer {}/realm/, the issuer its metadata names, if its tokens are the ones to accept (iss must match exactly)"},
+		{name: "two other issuers named", issuer: "{}/a", docs: map[string]string{rfc8414 + "/a": "{}/b", "/a" + oidc: "{}/c"},
+			err: `--auth-issuer {}/a: no authorization server metadata for this issuer: {}` + rfc8414 + `/a names issuer "{}/b"; ` +
+				"{}" + oidc + "/a" + notFound + `; {}/a` + oidc + ` names issuer "{}/c"`,
+			hint: "curl -s {}/a" + oidc + " | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it"},
+		{name: "nothing answers", issuer: "{}",
+			err:  "--auth-issuer {}: no authorization server metadata for this issuer: {}" + rfc8414 + notFound + "; {}" + oidc + notFound,
+			hint: "curl -s {}" + oidc + " | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it"},
+		{name: "a key set over plain http elsewhere", issuer: "{}", docs: map[string]string{rfc8414: "{}"}, jwksURI: "http://keys.example/jwks",
+			err:  `--auth-issuer {}: {}` + rfc8414 + `: jwks_uri "http://keys.example/jwks" is not https (plain http only on a loopback address)`,
+			hint: "curl -s {}" + rfc8414 + " | jq .jwks_uri: the issuer must publish its keys at an https URL"},
+		{name: "the key set fails", issuer: "{}", docs: map[string]string{oidc: "{}"}, jwks: http.StatusServiceUnavailable,
+			err:  "--auth-issuer {}: its key set: {}/jwks" + oidc + ": 503 Service Unavailable",
+			hint: "curl -s {}/jwks" + oidc + " from this machine: the issuer's key set must answer 200 with its keys"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			mux := http.NewServeMux()
+			srv := httptest.NewServer(mux)
+			defer srv.Close()
+			here := func(s string) string { return strings.ReplaceAll(s, "{}", srv.URL) }
+			for path, names := range tc.docs {
+				jwks := cmp.Or(tc.jwksURI, srv.URL+"/jwks"+path)
+				mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+					json.NewEncoder(w).Encode(map[string]string{"issuer": here(names), "jwks_uri": jwks})
+				})
+			}
+			mux.HandleFunc("/jwks/", func(w http.ResponseWriter, r *http.Request) {
+				if tc.jwks != 0 {
+					w.WriteHeader(tc.jwks)
+					return
+				}
+				json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k", Use: "sig"}}})
+			})
+			a, err := newAuth(context.Background(), AuthConfig{Issuer: here(tc.issuer), Resource: testResource})
+			if err != nil {
+				var e *ctool.Error
+				if !errors.As(err, &e) || e.Kind != ctool.KindUsage || e.Message != here(tc.err) || e.Hint != here(tc.hint) {
+					t.Fatalf("NewAuth: %#v\nwant a usage error\n%s\nTry: %s", err, here(tc.err), here(tc.hint))
+				}
+				return
+			}
+			defer a.close()
+			if got, want := a.verifier.keys.uri, srv.URL+"/jwks"+tc.used; tc.err != "" || got != want {
+				t.Errorf("the keys from %s, want %s (err %q)", got, want, here(tc.err))
+			}
+		})
 	}
-	_, err = NewAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
-	if err == nil || !strings.Contains(err.Error(), "not https") {
-		t.Errorf("err = %v", err)
+}
+
+// An issuer a token's iss could not safely name is refused before any request.
+func TestNewAuthRefusesAPlainHTTPIssuer(t *testing.T) {
+	_, err := newAuth(context.Background(), AuthConfig{Issuer: "http://as.example", Resource: testResource})
+	if want := `--auth-issuer: "http://as.example" is not https (plain http only on a loopback address)`; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
 	}
 }
 
@@ -547,11 +632,11 @@ func TestNewAuthRefusesAMismatchedIssuer(t *testing.T) {
 // go test ./mcpserver -run '^$' -bench AuthCachedToken
 func BenchmarkAuthCachedToken(b *testing.B) {
 	iss := newTestIssuer(b, false)
-	a, err := NewAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource, Rate: 1e9, MaxInFlight: 1 << 20})
+	a, err := newAuth(context.Background(), AuthConfig{Issuer: iss.URL, Resource: testResource, Rate: 1e9, MaxInFlight: 1 << 20})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(a.Close)
+	b.Cleanup(a.close)
 	nothing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
 	body := callBody("search_stores", map[string]any{"sql_query": "SELECT store_name FROM stores WHERE category = 'cafe'"})
 	token := iss.mint(b, "ec1", iss.claims("u"))
@@ -576,7 +661,7 @@ func BenchmarkAuthCachedToken(b *testing.B) {
 // With auth, the server's instructions say get_user_profile is the caller's own profile, not any id's.
 func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "profile"})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{ProfileClaim: "profile"})
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 	got := s.post(t, iss.mint(t, "rsa1", iss.claims("u")), init)
 	var msg struct{ Result struct{ Instructions string } }
@@ -591,27 +676,28 @@ func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 	}
 }
 
-// The refusals reach the metrics by their reason words, through the Refused hook the command sets.
+// The refusals reach the metrics by their reason words, each of which starts at zero: the words
+// docs/mcp.md lists, exactly.
 func TestAuthRefusalsCounted(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	m := NewMetrics([]string{"search_stores"})
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{ProfileClaim: "sub", Refused: m.AuthRefused})
+	m := newMetrics([]string{"search_stores"}, true)
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{metrics: m}, AuthConfig{ProfileClaim: "sub"})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	s.post(t, "", list)                                                                                   // missing
 	s.post(t, "not.a.jwt", list)                                                                          // signature (malformed)
 	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "exp", time.Now().Add(-time.Hour).Unix())), list) // expired
-	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "scope", ScopeSearch)), callBody("get_user_profile", nil))
+	s.post(t, iss.mint(t, "rsa1", with(iss.claims("u"), "scope", scopeSearch)), callBody("get_user_profile", nil))
 	fams := scrape(t, m)
-	for reason, want := range map[string]float64{"missing": 1, "expired": 1, "scope": 1} {
-		if got := value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}); got != want {
-			t.Errorf("ctool_auth_refusals_total{reason=%q} = %v, want %v", reason, got, want)
+	want := map[string]float64{"missing": 1, "expired": 1, "audience": 0, "signature": 1, "type": 0, "scope": 1, "rate": 0, "batch": 0}
+	for reason, n := range want {
+		if got := value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}); got != n {
+			t.Errorf("ctool_auth_refusals_total{reason=%q} = %v, want %v", reason, got, n)
 		}
 	}
-	var total float64
-	for _, reason := range []string{"missing", "expired", "audience", "signature", "type", "scope", "rate", "batch"} {
-		total += max(value(fams, "ctool_auth_refusals_total", map[string]string{"reason": reason}), 0)
+	if n := len(fams["ctool_auth_refusals_total"].GetMetric()); n != len(want) {
+		t.Errorf("%d series of ctool_auth_refusals_total, want %d", n, len(want))
 	}
-	if total != 4 {
-		t.Errorf("%v refusals counted, want 4", total)
+	if n := len(reasons); n != len(want) {
+		t.Errorf("%d reasons, want %d", n, len(want))
 	}
 }

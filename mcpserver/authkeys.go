@@ -13,23 +13,25 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
-// Algorithms are the only signature algorithms a token may use, whatever the issuer advertises:
+// algorithms are the only signature algorithms a token may use, whatever the issuer advertises:
 // never none, never an HMAC (a token "signed" with a public key as its secret).
-var Algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
+var algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
 
-// Skew is how far the issuer's clock may be from ours when exp, nbf and iat are checked.
-const Skew = time.Minute
+// skew is how far the issuer's clock may be from ours when exp, nbf and iat are checked.
+const skew = time.Minute
 
 const (
 	maxDocument = 1 << 20  // a discovery document or key set
@@ -37,9 +39,9 @@ const (
 	maxVerified = 10000    // verified tokens kept in the cache
 )
 
-// CheckIssuer refuses an issuer URL a token's iss could not safely name: https only, except a
+// checkIssuer refuses an issuer URL a token's iss could not safely name: https only, except a
 // loopback host (tests, local development), and no query or fragment (RFC 8414 section 2).
-func CheckIssuer(issuer string) error {
+func checkIssuer(issuer string) error {
 	u, err := url.Parse(issuer)
 	if err != nil || u.Host == "" || u.User != nil {
 		return fmt.Errorf("%q is not an absolute URL", issuer)
@@ -47,7 +49,7 @@ func CheckIssuer(issuer string) error {
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
 		return fmt.Errorf("%q has a query or fragment", issuer)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Host)) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Host)) {
 		return fmt.Errorf("%q is not https (plain http only on a loopback address)", issuer)
 	}
 	return nil
@@ -108,7 +110,7 @@ type keySet struct {
 	failures int           // scheduled or not, fetches failed in a row
 
 	moved  chan struct{} // tells run that due has changed
-	log    atomic.Pointer[Log]
+	log    atomic.Pointer[eventLog]
 	ctx    context.Context
 	stop   context.CancelFunc
 	ran    chan struct{} // closed when run returns
@@ -124,9 +126,18 @@ func newHTTPClient() *http.Client {
 }
 
 // discover finds the issuer's jwks_uri, fetches its keys and starts the schedule (close stops it).
+//
+// A document that names another issuer is not used, and the next URL is tried: RFC 8414 section 3.3
+// and OpenID Connect Discovery section 4.3 forbid using it, not looking further. An Okta custom
+// authorization server answers the path-inserted URLs with its organisation's document, and only
+// the appended form names it; Entra ID's v1 issuer is found the same way.
+//
+// Its errors are *ctool.Error with a hint naming what to check: the URL the operator can fetch, or
+// the issuer a document names instead.
 func discover(ctx context.Context, client *http.Client, issuer string, every, refresh time.Duration) (*keySet, error) {
-	var problems []string
-	for _, u := range discoveryURLs(issuer) {
+	var problems, named []string
+	urls := discoveryURLs(issuer)
+	for _, u := range urls {
 		var meta struct {
 			Issuer  string `json:"issuer"`
 			JWKSURI string `json:"jwks_uri"`
@@ -135,25 +146,37 @@ func discover(ctx context.Context, client *http.Client, issuer string, every, re
 			problems = append(problems, err.Error())
 			continue
 		}
-		// RFC 8414 section 3.3: the document must name the issuer it was fetched for.
 		if meta.Issuer != issuer {
-			return nil, fmt.Errorf("%s names issuer %q, not %q", u, meta.Issuer, issuer)
+			problems = append(problems, fmt.Sprintf("%s names issuer %q", u, meta.Issuer))
+			if !slices.Contains(named, meta.Issuer) {
+				named = append(named, meta.Issuer)
+			}
+			continue
 		}
-		if err := CheckIssuer(meta.JWKSURI); err != nil {
-			return nil, fmt.Errorf("%s: jwks_uri %v", u, err)
+		if err := checkIssuer(meta.JWKSURI); err != nil {
+			return nil, &ctool.Error{Kind: ctool.KindUsage, Message: fmt.Sprintf("%s: jwks_uri %v", u, err),
+				Hint: "curl -s " + u + " | jq .jwks_uri: the issuer must publish its keys at an https URL"}
 		}
 		ks := &keySet{client: client, uri: meta.JWKSURI, every: every, refresh: refresh, tried: time.Now(),
 			moved: make(chan struct{}, 1), ran: make(chan struct{})}
 		maxAge, err := ks.fetch(ctx)
 		if err != nil {
-			return nil, err
+			return nil, &ctool.Error{Kind: ctool.KindUsage, Message: "its key set: " + err.Error(), Err: err,
+				Hint: "curl -s " + meta.JWKSURI + " from this machine: the issuer's key set must answer 200 with its keys"}
 		}
 		ks.schedule(maxAge, nil)
 		ks.ctx, ks.stop = context.WithCancel(context.Background())
 		go ks.run()
 		return ks, nil
 	}
-	return nil, fmt.Errorf("no authorization server metadata: %s", strings.Join(problems, "; "))
+	e := &ctool.Error{Kind: ctool.KindUsage, Message: "no authorization server metadata for this issuer: " + strings.Join(problems, "; ")}
+	if len(named) == 1 {
+		// Most often the same issuer, a trailing slash apart.
+		e.Hint = fmt.Sprintf("--auth-issuer %s, the issuer its metadata names, if its tokens are the ones to accept (iss must match exactly)", named[0])
+	} else {
+		e.Hint = "curl -s " + urls[len(urls)-1] + " | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it"
+	}
+	return nil, e
 }
 
 // getJSON reads the JSON document at u into v, and returns the answer's header.
@@ -414,23 +437,29 @@ type verified struct {
 	gen uint64
 }
 
-// Refusal reasons, as the log and Refused name them.
+// reason is why authentication refused a request: one word of a fixed set, the same in the log's
+// "refusal" and in the label of ctool_auth_refusals_total, never anything read from the token.
+type reason string
+
 const (
-	ReasonMissing   = "missing"   // no bearer token
-	ReasonExpired   = "expired"   // past exp, before nbf or iat, or no exp at all
-	ReasonAudience  = "audience"  // minted by another issuer or for another resource
-	ReasonSignature = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
-	ReasonType      = "type"      // signed by the issuer, but its typ is not at+jwt: not an access token
-	ReasonScope     = "scope"     // the token lacks the tool's scope
-	ReasonRate      = "rate"      // past the caller's rate or calls in flight
-	ReasonBatch     = "batch"     // a JSON-RPC batch
+	reasonMissing   reason = "missing"   // no bearer token
+	reasonExpired   reason = "expired"   // past exp, before nbf or iat, or no exp at all
+	reasonAudience  reason = "audience"  // minted by another issuer or for another resource
+	reasonSignature reason = "signature" // malformed, an algorithm ctool refuses, an unknown key or a bad signature
+	reasonType      reason = "type"      // signed by the issuer, but its typ is not at+jwt: not an access token
+	reasonScope     reason = "scope"     // the token lacks the tool's scope
+	reasonRate      reason = "rate"      // past the caller's rate or calls in flight
+	reasonBatch     reason = "batch"     // a JSON-RPC batch
 )
 
+// reasons are every reason, in the order docs/mcp.md lists them.
+var reasons = []reason{reasonMissing, reasonExpired, reasonAudience, reasonSignature, reasonType, reasonScope, reasonRate, reasonBatch}
+
 // verify returns the token's info, or the reason it is refused.
-func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, string) {
+func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, reason) {
 	now := v.now()
 	if len(raw) > maxToken {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	sum := sha256.Sum256([]byte(raw))
 	gen := v.keys.generation() // before the check: a token checked with keys a fetch replaces meanwhile is checked again
@@ -438,21 +467,21 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 	c, ok := v.cache[sum]
 	v.mu.Unlock()
 	if ok {
-		if c.gen == gen && now.Before(c.ti.Expiration.Add(Skew)) {
+		if c.gen == gen && now.Before(c.ti.Expiration.Add(skew)) {
 			return c.ti, ""
 		}
 		v.mu.Lock()
 		delete(v.cache, sum)
 		v.mu.Unlock()
 	}
-	ti, reason := v.check(ctx, raw, now)
+	ti, why := v.check(ctx, raw, now)
 	if ti == nil {
-		return nil, reason
+		return nil, why
 	}
 	v.mu.Lock()
 	if len(v.cache) >= maxVerified {
 		for k, c := range v.cache {
-			if c.gen != gen || !now.Before(c.ti.Expiration.Add(Skew)) {
+			if c.gen != gen || !now.Before(c.ti.Expiration.Add(skew)) {
 				delete(v.cache, k)
 			}
 		}
@@ -467,35 +496,35 @@ func (v *verifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, str
 
 // check verifies a token with go-jose: the algorithm against ctool's list, the signature with the
 // issuer's key, then iss, aud, exp, nbf and iat.
-func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.TokenInfo, string) {
-	tok, err := jwt.ParseSigned(raw, Algorithms)
+func (v *verifier) check(ctx context.Context, raw string, now time.Time) (*auth.TokenInfo, reason) {
+	tok, err := jwt.ParseSigned(raw, algorithms)
 	if err != nil || len(tok.Headers) != 1 {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	h := tok.Headers[0]
 	key, ok := v.keys.find(ctx, h.KeyID, h.Algorithm)
 	if !ok {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	var std jwt.Claims
 	var more claims
 	var all map[string]any
 	if err := tok.Claims(key, &std, &more, &all); err != nil {
-		return nil, ReasonSignature
+		return nil, reasonSignature
 	}
 	// After the signature: only the issuer's own tokens learn that their type is wrong.
 	if !accessTokenType(h, v.allowJWTType) {
-		return nil, ReasonType
+		return nil, reasonType
 	}
 	if std.Expiry == nil {
-		return nil, ReasonExpired
+		return nil, reasonExpired
 	}
-	err = std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.resource}, Time: now}, Skew)
+	err = std.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.resource}, Time: now}, skew)
 	switch {
 	case errors.Is(err, jwt.ErrInvalidIssuer), errors.Is(err, jwt.ErrInvalidAudience):
-		return nil, ReasonAudience
+		return nil, reasonAudience
 	case err != nil:
-		return nil, ReasonExpired
+		return nil, reasonExpired
 	}
 	ti := &auth.TokenInfo{Scopes: scopes(more), Expiration: std.Expiry.Time(), UserID: std.Subject, Extra: map[string]any{}}
 	if ti.UserID == "" && more.ClientID != "" {

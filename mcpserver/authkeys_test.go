@@ -17,22 +17,22 @@ import (
 // bubble waits, so the schedule's minutes pass at once. The issuer is reached without the network
 // (testIssuer.inMemory).
 
-// newBubbleAuth is NewAuth against iss inside the current bubble, closed at the test's end.
-func newBubbleAuth(t *testing.T, iss *testIssuer, c AuthConfig) *Auth {
+// newBubbleAuth is newAuth against iss inside the current bubble, closed at the test's end.
+func newBubbleAuth(t *testing.T, iss *testIssuer, c AuthConfig) *authorizer {
 	t.Helper()
-	c.Issuer, c.Resource, c.Client = iss.URL, testResource, iss.inMemory()
-	a, err := NewAuth(context.Background(), c)
+	c.Issuer, c.Resource, c.client = iss.URL, testResource, iss.inMemory()
+	a, err := newAuth(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(a.close)
 	return a
 }
 
 // verifies reports whether a accepts token now, and the reason when it does not.
-func verifies(a *Auth, token string) (bool, string) {
-	ti, reason := a.verifier.verify(context.Background(), token)
-	return ti != nil, reason
+func verifies(a *authorizer, token string) (bool, reason) {
+	ti, why := a.verifier.verify(context.Background(), token)
+	return ti != nil, why
 }
 
 // A key the issuer removes stops verifying within the refresh interval, sooner when the key set's
@@ -77,7 +77,7 @@ func TestKeySetRemovedKeyStopsWorking(t *testing.T) {
 				}
 				time.Sleep(time.Second)
 				synctest.Wait()
-				if ok, reason := verifies(a, token); ok || reason != ReasonSignature {
+				if ok, reason := verifies(a, token); ok || reason != reasonSignature {
 					t.Errorf("%v after the start: accepted %v (%s), want refused as signature", tc.fetchedAfter, ok, reason)
 				}
 				if ok, reason := verifies(a, other); !ok {
@@ -98,7 +98,7 @@ func TestKeySetFailedFetchKeepsKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := newBubbleAuth(t, iss, AuthConfig{KeysRefresh: 2 * time.Minute})
 		log := &syncBuffer{}
-		a.setLog(NewLog(log))
+		a.observe(newEventLog(log), nil)
 		token := iss.mint(t, "ec1", iss.claims("u"))
 		iss.set(func() { iss.jwksStatus = http.StatusServiceUnavailable })
 		time.Sleep(2 * time.Minute)
@@ -132,17 +132,17 @@ func TestKeySetFailedFetchKeepsKeys(t *testing.T) {
 	})
 }
 
-// A token naming a key ctool does not hold fetches the key set again, at most once per RefetchEvery
+// A token naming a key ctool does not hold fetches the key set again, at most once per refetchEvery
 // however many forged kids arrive; a key the issuer added (a rotation) is found that way, and the
 // fetch restarts the schedule.
 func TestKeySetUnknownKidRateLimited(t *testing.T) {
 	iss := newTestIssuer(t, false)
 	synctest.Test(t, func(t *testing.T) {
-		a := newBubbleAuth(t, iss, AuthConfig{RefetchEvery: 10 * time.Second, KeysRefresh: time.Hour})
+		a := newBubbleAuth(t, iss, AuthConfig{refetchEvery: 10 * time.Second, KeysRefresh: time.Hour})
 		forger := mustRSA(t)
 		forge := func(round int) {
 			for i := range 20 {
-				if ok, reason := verifies(a, sign(t, jose.RS256, forger, fmt.Sprint("forged", round, i), iss.claims("u"))); ok || reason != ReasonSignature {
+				if ok, reason := verifies(a, sign(t, jose.RS256, forger, fmt.Sprint("forged", round, i), iss.claims("u"))); ok || reason != reasonSignature {
 					t.Fatalf("a forged kid: accepted %v (%s)", ok, reason)
 				}
 			}
@@ -159,7 +159,7 @@ func TestKeySetUnknownKidRateLimited(t *testing.T) {
 		iss.add("rsa2", jose.RS256, forger) // a rotation
 		rotated := iss.mint(t, "rsa2", iss.claims("u"))
 		if ok, _ := verifies(a, rotated); ok {
-			t.Error("a rotated key was found within RefetchEvery of the last fetch")
+			t.Error("a rotated key was found within refetchEvery of the last fetch")
 		}
 		time.Sleep(10 * time.Second)
 		if ok, reason := verifies(a, rotated); !ok {
@@ -185,7 +185,7 @@ func TestKeySetSlowIssuer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := newBubbleAuth(t, iss, AuthConfig{KeysRefresh: time.Minute})
 		log := &syncBuffer{}
-		a.setLog(NewLog(log))
+		a.observe(newEventLog(log), nil)
 		iss.set(func() { iss.jwksHold = make(chan struct{}) })
 		time.Sleep(time.Minute)
 		synctest.Wait() // the scheduled fetch hangs
@@ -215,7 +215,7 @@ func TestAuthRemovedKeyOverHTTP(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := newBubbleAuth(t, iss, AuthConfig{KeysRefresh: time.Minute})
 		log := &syncBuffer{}
-		a.setLog(NewLog(log))
+		a.observe(newEventLog(log), nil)
 		h := a.protect(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 		token := iss.mint(t, "ed1", iss.claims("u"))
 		post := func() *httptest.ResponseRecorder {

@@ -18,9 +18,9 @@ func toolScope(tool string) string {
 	for _, d := range schema.All() {
 		if d.Tool == tool {
 			if d.Private {
-				return ScopeProfile
+				return scopeProfile
 			}
-			return ScopeSearch
+			return scopeSearch
 		}
 	}
 	return ""
@@ -41,9 +41,7 @@ func (h *handlers) allowed(req *mcp.CallToolRequest, tool string) (subject strin
 		ti = req.Extra.TokenInfo
 	}
 	if scope := toolScope(tool); !hasScope(ti, scope) {
-		if h.auth.cfg.Refused != nil {
-			h.auth.cfg.Refused(ReasonScope)
-		}
+		h.metrics.authRefused(reasonScope)
 		return subjectOf(ti), &ctool.Error{Kind: ctool.KindRefused, Message: "this token does not grant " + scope}
 	}
 	return subjectOf(ti), nil

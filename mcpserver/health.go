@@ -10,38 +10,38 @@ import (
 	"github.com/azabudai/ctool"
 )
 
-// Health is what /healthz and /readyz tell a load balancer or an orchestrator: the process answers
+// readiness is what /healthz and /readyz tell a load balancer or an orchestrator: the process answers
 // (always), and whether it can serve calls (a build open and the warm workers started, not draining).
 // Its zero value is starting: not ready.
-type Health struct{ state atomic.Int32 }
+type readiness struct{ state atomic.Int32 }
 
 const (
-	starting int32 = iota
-	ready
-	draining
+	stateStarting int32 = iota
+	stateReady
+	stateDraining
 )
 
-// Ready says the server can serve: its build is open and its warm workers answered.
-func (h *Health) Ready() { h.state.CompareAndSwap(starting, ready) }
+// ready says the server can serve: its build is open and its warm workers answered.
+func (h *readiness) ready() { h.state.CompareAndSwap(stateStarting, stateReady) }
 
-// Drain says the server is stopping: /readyz answers 503 from now on.
-func (h *Health) Drain() { h.state.Store(draining) }
+// drain says the server is stopping: /readyz answers 503 from now on.
+func (h *readiness) drain() { h.state.Store(stateDraining) }
 
-// Draining reports whether a drain has started.
-func (h *Health) Draining() bool { return h.state.Load() == draining }
+// draining reports whether a drain has started.
+func (h *readiness) draining() bool { return h.state.Load() == stateDraining }
 
-func (h *Health) status() (int, string) {
+func (h *readiness) status() (int, string) {
 	switch h.state.Load() {
-	case ready:
+	case stateReady:
 		return http.StatusOK, "ready\n"
-	case draining:
+	case stateDraining:
 		return http.StatusServiceUnavailable, "draining\n"
 	}
 	return http.StatusServiceUnavailable, "starting\n"
 }
 
-// MonitorHandler serves /healthz (the process answers), /readyz (Health) and /metrics (m, if any).
-func MonitorHandler(h *Health, m *Metrics) http.Handler {
+// monitorHandler serves /healthz (the process answers), /readyz (readiness) and /metrics (m, if any).
+func monitorHandler(h *readiness, m *metricSet) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -55,13 +55,13 @@ func MonitorHandler(h *Health, m *Metrics) http.Handler {
 		w.Write([]byte(body))
 	})
 	if m != nil {
-		mux.Handle("GET /metrics", m.Handler())
+		mux.Handle("GET /metrics", m.handler())
 	}
 	return mux
 }
 
-// ListenMonitor serves handler on addr (--metrics), a listener of its own, until stop is called.
-func ListenMonitor(addr string, handler http.Handler) (url string, stop func(), err error) {
+// listenMonitor serves handler on addr (--metrics), a listener of its own, until stop is called.
+func listenMonitor(addr string, handler http.Handler) (url string, stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, ctool.Errorf(ctool.KindUsage, "--metrics %s: %v", addr, err)

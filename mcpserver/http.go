@@ -20,9 +20,9 @@ const Path = "/mcp"
 // refused by the SDK (403); net/http's CrossOriginProtection also refuses a browser's request from
 // another origin (a web page's script), which the Host check alone lets through on a remote server.
 //
-// With auth, every request to Path needs a bearer token (Auth.protect), and the protected resource
+// With auth, every request to Path needs a bearer token (authorizer.protect), and the protected resource
 // metadata is served without one. Each request's JSON-RPC id comes back as it was sent (keepIDs).
-func handler(srv *mcp.Server, auth *Auth) http.Handler {
+func handler(srv *mcp.Server, auth *authorizer) http.Handler {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -37,8 +37,8 @@ func handler(srv *mcp.Server, auth *Auth) http.Handler {
 		return mux
 	}
 	mux.Handle(Path, checkOrigin(auth.protect(h)))
-	mux.Handle(MetadataPath+Path, auth.metadataHandler())
-	mux.Handle(MetadataPath, auth.metadataHandler())
+	mux.Handle(metadataPath+Path, auth.metadataHandler())
+	mux.Handle(metadataPath, auth.metadataHandler())
 	return mux
 }
 
@@ -67,11 +67,11 @@ func localPage(r *http.Request) bool {
 		return false
 	}
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && IsLoopback(local.String()) && IsLoopback(u.Host)
+	return ok && isLoopback(local.String()) && isLoopback(u.Host)
 }
 
-// IsLoopback reports whether a host or host:port names this machine only: localhost or a loopback IP.
-func IsLoopback(hostport string) bool {
+// isLoopback reports whether a host or host:port names this machine only: localhost or a loopback IP.
+func isLoopback(hostport string) bool {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h

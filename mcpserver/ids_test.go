@@ -101,7 +101,7 @@ func TestStdioKeepsIDs(t *testing.T) {
 	}
 	in.WriteString(`{"jsonrpc":"2.0","id":99,"method":"ping"}` + "\n")
 	out := &syncBuffer{}
-	if err := ServeStdio(context.Background(), slowServer(0), strings.NewReader(in.String()), out, time.Second); err != nil {
+	if err := serveStdio(context.Background(), slowServer(0), strings.NewReader(in.String()), out, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	got := rawIDs(t, out.String())
@@ -152,7 +152,7 @@ func TestStdioCancelsTheRightID(t *testing.T) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(context.Background(), srv, inR, out, time.Minute) }()
+	go func() { done <- serveStdio(context.Background(), srv, inR, out, time.Minute) }()
 	io.WriteString(inW, initializeLine+"\n"+initializedLine+"\n"+call("1.5", "a"))
 	recv(started, "started")
 	io.WriteString(inW, call("1", "b"))
@@ -184,7 +184,7 @@ func TestStdioKeepsIDsInABatch(t *testing.T) {
 	in := legacyInit + "\n" + initializedLine + "\n" +
 		`[{"jsonrpc":"2.0","id":1.5,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":12345678901234567890123,"method":"ping"}]` + "\n"
 	out := &syncBuffer{}
-	if err := ServeStdio(context.Background(), slowServer(0), strings.NewReader(in), out, time.Second); err != nil {
+	if err := serveStdio(context.Background(), slowServer(0), strings.NewReader(in), out, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	got := rawIDs(t, out.String())
@@ -309,7 +309,7 @@ func FuzzIDKeeper(f *testing.F) {
 // With auth, the same edge: a request with a token and id 1.5 is answered with id 1.5.
 func TestAuthKeepsIDs(t *testing.T) {
 	iss := newTestIssuer(t, false)
-	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", nil, AuthConfig{})
+	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{})
 	got := s.post(t, iss.mint(t, "rsa1", iss.claims("u")), `{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`)
 	if got.status != 200 || !strings.HasPrefix(got.body, `{"jsonrpc":"2.0","id":1.5,"result":{`) {
 		t.Errorf("%d %.200s", got.status, got.body)

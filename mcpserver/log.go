@@ -1,98 +1,149 @@
 package mcpserver
 
 import (
-	"encoding/json"
+	"context"
 	"io"
+	"log/slog"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/worker"
 )
 
-// Log writes the server's log: one JSON object per line, its "time" first, under a mutex so that the
-// call lines, the worker events and the start, warning and stop lines share one stream without
-// interleaving. It never holds the SQL, a result, a profile id or a profile field. A nil *Log writes
-// nothing.
-type Log struct {
-	mu sync.Mutex
-	w  io.Writer
+// eventLog is the server's log: log/slog's JSON handler, one object per line with its "time" (UTC)
+// first and no level or message, since each line's fields say what happened (docs/mcp.md, "The log").
+// The handler writes each line whole, so the call lines, the worker events and the start, warning and
+// stop lines share one stream without interleaving. No line holds the SQL, a result, a profile id or
+// a profile field. A nil *eventLog writes nothing.
+type eventLog struct {
+	h   slog.Handler
+	now func() time.Time
 }
 
-// NewLog returns a Log writing to w.
-func NewLog(w io.Writer) *Log { return &Log{w: w} }
+// newEventLog returns the log written to w (nil: none).
+func newEventLog(w io.Writer) *eventLog {
+	if w == nil {
+		return nil
+	}
+	return &eventLog{h: slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: bare}), now: time.Now}
+}
 
-// Write writes v, a struct of JSON fields, as one line whose "time" (UTC) is at.
-func (l *Log) Write(at time.Time, v any) {
-	if l == nil || l.w == nil {
+// bare drops the level and the message, and writes the time in UTC.
+func bare(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) > 0 {
+		return a
+	}
+	switch a.Key {
+	case slog.LevelKey, slog.MessageKey:
+		return slog.Attr{}
+	case slog.TimeKey:
+		return slog.Time(slog.TimeKey, a.Value.Time().UTC())
+	}
+	return a
+}
+
+// write writes one line of attrs whose time is at.
+func (l *eventLog) write(at time.Time, attrs ...slog.Attr) {
+	if l == nil {
 		return
 	}
-	b, err := json.Marshal(v)
-	if err != nil || len(b) < 2 || b[0] != '{' {
-		return
-	}
-	line := make([]byte, 0, len(b)+48)
-	line = append(line, `{"time":"`...)
-	line = at.UTC().AppendFormat(line, time.RFC3339Nano)
-	line = append(line, '"')
-	if len(b) > 2 {
-		line = append(line, ',')
-	}
-	line = append(append(line, b[1:]...), '\n')
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.w.Write(line)
+	r := slog.NewRecord(at, slog.LevelInfo, "", 0)
+	r.AddAttrs(attrs...)
+	l.h.Handle(context.Background(), r)
 }
 
 // callEntry is the log line of one call: which tool, how long, how much came back and, when the call
-// failed, the kind of failure.
+// failed, the error's kind or the reason auth refused the request.
 type callEntry struct {
-	Tool      string     `json:"tool,omitempty"`
-	MS        float64    `json:"ms"`
-	Rows      *int       `json:"rows,omitempty"`      // search tools
-	Truncated *bool      `json:"truncated,omitempty"` // search tools
-	Found     *bool      `json:"found,omitempty"`     // get_user_profile
-	Subject   string     `json:"subject,omitempty"`   // with auth: a keyed hash of the token's subject
-	Refusal   ctool.Kind `json:"refusal,omitempty"`   // the error's kind, or the reason auth refused it
+	tool      string     // "" for a request refused before a tool was named
+	rows      *int       // search tools
+	truncated *bool      // search tools
+	found     *bool      // get_user_profile
+	subject   string     // with auth: a keyed hash of the token's subject
+	kind      ctool.Kind // the error's kind, when the call failed
+	refused   reason     // why auth refused the request, when it did
 }
 
-// call writes the line of a call that started at start and ends now.
-func (l *Log) call(e callEntry, start time.Time) {
-	e.MS = math.Round(float64(time.Since(start).Microseconds())/10) / 100
-	l.Write(start, e)
+// call writes the line of a call that started at start and ends now; its time is the start.
+func (l *eventLog) call(e callEntry, start time.Time) {
+	if l == nil {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 6)
+	if e.tool != "" {
+		attrs = append(attrs, slog.String("tool", e.tool))
+	}
+	attrs = append(attrs, slog.Float64("ms", math.Round(float64(l.now().Sub(start).Microseconds())/10)/100))
+	if e.rows != nil {
+		attrs = append(attrs, slog.Int("rows", *e.rows))
+	}
+	if e.truncated != nil {
+		attrs = append(attrs, slog.Bool("truncated", *e.truncated))
+	}
+	if e.found != nil {
+		attrs = append(attrs, slog.Bool("found", *e.found))
+	}
+	if e.subject != "" {
+		attrs = append(attrs, slog.String("subject", e.subject))
+	}
+	switch {
+	case e.kind != "":
+		attrs = append(attrs, slog.String("refusal", string(e.kind)))
+	case e.refused != "":
+		attrs = append(attrs, slog.String("refusal", string(e.refused)))
+	}
+	l.write(start, attrs...)
 }
 
-// Start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
+// start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
 // endpoint), the build it opened and, with --metrics, the URL of its health and metrics listener.
-func (l *Log) Start(serving, build, metrics string) {
-	l.Write(time.Now(), struct {
-		Serving string `json:"serving"`
-		Build   string `json:"build"`
-		Metrics string `json:"metrics,omitempty"`
-	}{serving, build, metrics})
+func (l *eventLog) start(serving, build, metrics string) {
+	if l == nil {
+		return
+	}
+	attrs := []slog.Attr{slog.String("serving", serving), slog.String("build", build)}
+	if metrics != "" {
+		attrs = append(attrs, slog.String("metrics", metrics))
+	}
+	l.write(l.now(), attrs...)
 }
 
-// Warning writes a warning at start: {"time", "warning"}.
-func (l *Log) Warning(warning string) {
-	l.Write(time.Now(), struct {
-		Warning string `json:"warning"`
-	}{warning})
+// warning writes a warning at start.
+func (l *eventLog) warning(warning string) {
+	if l != nil {
+		l.write(l.now(), slog.String("warning", warning))
+	}
+}
+
+// worker writes what happened to a worker process: never its query.
+func (l *eventLog) worker(ev worker.Event) {
+	if l == nil {
+		return
+	}
+	attrs := []slog.Attr{slog.String("worker", ev.Worker), slog.Int("pid", ev.PID)}
+	if ev.Exit != "" {
+		attrs = append(attrs, slog.String("exit", ev.Exit))
+	}
+	l.write(l.now(), attrs...)
 }
 
 // keysFailed writes the line of a failed fetch of the issuer's key set: the keys fetched before stay
 // in use.
-func (l *Log) keysFailed(err error) {
-	l.Write(time.Now(), struct {
-		Keys  string `json:"keys"`
-		Error string `json:"error"`
-	}{"fetch_failed", err.Error()})
+func (l *eventLog) keysFailed(err error) {
+	if l != nil {
+		l.write(l.now(), slog.String("keys", "fetch_failed"), slog.String("error", err.Error()))
+	}
 }
 
 // stop writes the line a drain ends with: how long it took, and how many calls it had to cut off.
-func (l *Log) stop(took time.Duration, cut int) {
-	l.Write(time.Now(), struct {
-		Stopped string  `json:"stopped"`
-		MS      float64 `json:"ms"`
-		Cut     int     `json:"cut,omitempty"`
-	}{"drained", float64(took.Milliseconds()), cut})
+func (l *eventLog) stop(took time.Duration, cut int) {
+	if l == nil {
+		return
+	}
+	attrs := []slog.Attr{slog.String("stopped", "drained"), slog.Float64("ms", float64(took.Milliseconds()))}
+	if cut > 0 {
+		attrs = append(attrs, slog.Int("cut", cut))
+	}
+	l.write(l.now(), attrs...)
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Metrics are the server's Prometheus metrics, on a registry of their own (never the global one, so
+// metricSet is the server's Prometheus metrics, on a registry of their own (never the global one, so
 // that nothing a library registers there leaks out). No label holds SQL, an id or a token: tools,
 // outcome kinds and reasons are fixed sets; the build id is the one exception, one series at a time.
-// A nil *Metrics counts nothing.
-type Metrics struct {
+// A nil *metricSet counts nothing.
+type metricSet struct {
 	reg          *prometheus.Registry
 	calls        *prometheus.CounterVec
 	duration     *prometheus.HistogramVec
@@ -24,10 +24,11 @@ type Metrics struct {
 	authRefusals *prometheus.CounterVec
 }
 
-// NewMetrics declares every metric; counters start at zero for the labels known in advance.
-func NewMetrics(tools []string) *Metrics {
+// newMetrics declares every metric; counters start at zero for the labels known in advance: the
+// tools', the workers' query outcomes and, withAuth, every reason a request is refused.
+func newMetrics(tools []string, withAuth bool) *metricSet {
 	reg := prometheus.NewRegistry()
-	m := &Metrics{
+	m := &metricSet{
 		reg: reg,
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ctool_calls_total",
 			Help: "Tool calls answered, by tool and outcome (ok, or the error's kind: refused, timeout, busy, crashed, ...)."},
@@ -55,16 +56,21 @@ func NewMetrics(tools []string) *Metrics {
 	for _, o := range []string{"ok", "error", "timeout", "killed", "crashed", "out_of_memory"} {
 		m.queries.WithLabelValues(o)
 	}
+	if withAuth {
+		for _, r := range reasons {
+			m.authRefusals.WithLabelValues(string(r))
+		}
+	}
 	return m
 }
 
-// Handler serves the metrics in Prometheus' text format.
-func (m *Metrics) Handler() http.Handler {
+// handler serves the metrics in Prometheus' text format.
+func (m *metricSet) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
 // call counts one answered call; outcome is "ok" or the error's kind.
-func (m *Metrics) call(tool, outcome string, took time.Duration) {
+func (m *metricSet) call(tool, outcome string, took time.Duration) {
 	if m == nil {
 		return
 	}
@@ -72,31 +78,30 @@ func (m *Metrics) call(tool, outcome string, took time.Duration) {
 	m.duration.WithLabelValues(tool).Observe(took.Seconds())
 }
 
-// WorkerQuery counts one query's outcome in a worker (worker.Config.Observe).
-func (m *Metrics) WorkerQuery(outcome string) {
+// workerQuery counts one query's outcome in a worker (worker.Config.Observe).
+func (m *metricSet) workerQuery(outcome string) {
 	if m != nil {
 		m.queries.WithLabelValues(outcome).Inc()
 	}
 }
 
-// WorkerEnded counts a worker process that ended, and why (worker.Event.Worker).
-func (m *Metrics) WorkerEnded(why string) {
-	if m != nil {
+// workerEnded counts a worker process that ended, and why (worker.Event.Worker), unless the pool
+// retired it: an extra worker a burst started, idle since, is no restart.
+func (m *metricSet) workerEnded(why string) {
+	if m != nil && why != "retired" {
 		m.restarts.WithLabelValues(why).Inc()
 	}
 }
 
-// AuthRefused counts a request refused by authentication; reason is one of the fixed words of
-// Auth's refusals (missing, expired, audience, signature, type, scope, rate, batch), never anything read
-// from the token.
-func (m *Metrics) AuthRefused(reason string) {
+// authRefused counts a request refused by authentication, by its reason.
+func (m *metricSet) authRefused(why reason) {
 	if m != nil {
-		m.authRefusals.WithLabelValues(reason).Inc()
+		m.authRefusals.WithLabelValues(string(why)).Inc()
 	}
 }
 
-// WatchWorkers exposes the worker pool's gauges, read at each scrape.
-func (m *Metrics) WatchWorkers(running, waiting func() int) {
+// watchWorkers exposes the worker pool's gauges, read at each scrape.
+func (m *metricSet) watchWorkers(running, waiting func() int) {
 	m.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctool_workers_running", Help: "Worker processes started and not yet gone."},
 			func() float64 { return float64(running()) }),
@@ -104,12 +109,12 @@ func (m *Metrics) WatchWorkers(running, waiting func() int) {
 			func() float64 { return float64(waiting()) }))
 }
 
-// BuildFunc tells which build the next call would read, and when it was ingested.
-type BuildFunc func(ctx context.Context) (id string, built time.Time, err error)
+// buildFunc tells which build the next call would read, and when it was ingested.
+type buildFunc func(ctx context.Context) (id string, built time.Time, err error)
 
-// WatchBuild exposes the build served: ctool_build_info{build} 1 and ctool_build_age_seconds, read
+// watchBuild exposes the build served: ctool_build_info{build} 1 and ctool_build_age_seconds, read
 // at each scrape.
-func (m *Metrics) WatchBuild(f BuildFunc) {
+func (m *metricSet) watchBuild(f buildFunc) {
 	m.reg.MustRegister(&buildCollector{f: f})
 }
 
@@ -118,7 +123,7 @@ var (
 	buildAgeDesc  = prometheus.NewDesc("ctool_build_age_seconds", "Time since the build the next call reads was ingested.", nil, nil)
 )
 
-type buildCollector struct{ f BuildFunc }
+type buildCollector struct{ f buildFunc }
 
 func (c *buildCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- buildInfoDesc
@@ -138,8 +143,8 @@ func (c *buildCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// LiveBuild is the BuildFunc of a live database: the build its next call reads.
-func LiveBuild(live *database.Live) BuildFunc {
+// liveBuild is the buildFunc of a live database: the build its next call reads.
+func liveBuild(live *database.Live) buildFunc {
 	return func(ctx context.Context) (string, time.Time, error) {
 		b, release, err := live.Acquire(ctx)
 		if err != nil {

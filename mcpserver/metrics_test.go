@@ -17,10 +17,10 @@ import (
 )
 
 // scrape reads the metrics as Prometheus does, with the client library's own text parser.
-func scrape(t *testing.T, m *Metrics) map[string]*dto.MetricFamily {
+func scrape(t *testing.T, m *metricSet) map[string]*dto.MetricFamily {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	m.handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(rec.Body)
 	if err != nil {
@@ -79,12 +79,13 @@ func TestMetricsCountCalls(t *testing.T) {
 	for _, tl := range schema.Manifest() {
 		tools = append(tools, tl.Name)
 	}
-	m := NewMetrics(tools)
-	m.WatchWorkers(func() int { return 4 }, func() int { return 1 })
-	m.WatchBuild(LiveBuild(live))
-	m.WorkerEnded("crashed")
-	m.AuthRefused("signature")
-	cs := connect(t, New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test", Metrics: m}))
+	m := newMetrics(tools, false)
+	m.watchWorkers(func() int { return 4 }, func() int { return 1 })
+	m.watchBuild(liveBuild(live))
+	m.workerEnded("crashed")
+	m.workerEnded("retired")
+	m.authRefused("signature")
+	cs := connect(t, newServer(serverConfig{live: live, profiles: finder, timeout: 5 * time.Second, version: "test", metrics: m}))
 	for _, c := range []struct {
 		tool, arg, value string
 	}{
@@ -99,8 +100,8 @@ func TestMetricsCountCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.arg == "sql_query" && !r.IsError && r.Meta[MetaBuild] != build {
-			t.Errorf("%s: _meta %v, want %s %s", c.value, r.Meta, MetaBuild, build)
+		if c.arg == "sql_query" && !r.IsError && r.Meta[metaBuild] != build {
+			t.Errorf("%s: _meta %v, want %s %s", c.value, r.Meta, metaBuild, build)
 		}
 	}
 	fams := scrape(t, m)
@@ -119,6 +120,7 @@ func TestMetricsCountCalls(t *testing.T) {
 		{"ctool_call_duration_seconds", map[string]string{"tool": "get_user_profile"}, 2},
 		{"ctool_worker_queries_total", map[string]string{"outcome": "crashed"}, 0},
 		{"ctool_worker_restarts_total", map[string]string{"reason": "crashed"}, 1},
+		{"ctool_worker_restarts_total", map[string]string{"reason": "retired"}, -1}, // no series: not a restart
 		{"ctool_auth_refusals_total", map[string]string{"reason": "signature"}, 1},
 		{"ctool_workers_running", nil, 4},
 		{"ctool_calls_waiting", nil, 1},

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// These tests assert behaviours of the SDK that NewStdioTransport works around. When one fails, the
+// These tests assert behaviours of the SDK that newStdioTransport works around. When one fails, the
 // SDK has fixed the issue it names: drop that part of the filter (stdio.go), then this test.
 
 const (
@@ -165,7 +165,7 @@ func TestStdioAnswersABatch(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
 	inR, inW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(context.Background(), slowServer(0), inR, out, time.Second) }()
+	go func() { done <- serveStdio(context.Background(), slowServer(0), inR, out, time.Second) }()
 	io.WriteString(inW, initializeLine+"\n")
 	for range 200 { // a hang guard: the batch must follow the agreed version
 		if answered(out.String(), 1) {
@@ -189,7 +189,7 @@ func TestStdioAnswersEverythingReadBeforeEOF(t *testing.T) {
 		out := &syncBuffer{}
 		in := initializeLine + "\n" + initializedLine + "\n" + slowCallLine + "\n" +
 			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n"
-		err := ServeStdio(context.Background(), slowServer(100*time.Millisecond), strings.NewReader(in), out, time.Second)
+		err := serveStdio(context.Background(), slowServer(100*time.Millisecond), strings.NewReader(in), out, time.Second)
 		if err != nil {
 			t.Errorf("ServeStdio = %v", err)
 		}

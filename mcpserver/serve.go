@@ -17,43 +17,43 @@ import (
 // DefaultDrain is how long a stopping HTTP server lets the calls in flight finish (--drain).
 const DefaultDrain = 10 * time.Second
 
-// RetryAfter is what a draining server tells a new call to wait before it tries again (another
+// retryAfter is what a draining server tells a new call to wait before it tries again (another
 // replica, behind a load balancer, takes it at once).
-const RetryAfter = 5 * time.Second
+const retryAfter = 5 * time.Second
 
-// HTTPConfig is how ServeHTTP serves.
-type HTTPConfig struct {
-	Addr    string
-	Timeout time.Duration // each call's time limit
-	Drain   time.Duration // how long calls in flight may finish once a stop is asked; 0: DefaultDrain
-	Log     *Log          // the start and stop lines
-	Build   string        // the build opened at the start, for the start line
-	Health  *Health       // turned draining when the stop starts; nil: none
-	Metrics string        // the URL of the --metrics listener, for the start line
-	Auth    *Auth         // guards the endpoint when set (the one given to New); nil: no auth
+// httpConfig is how serveHTTP serves.
+type httpConfig struct {
+	addr    string
+	timeout time.Duration // each call's time limit
+	drain   time.Duration // how long calls in flight may finish once a stop is asked; 0: DefaultDrain
+	log     *eventLog     // the start and stop lines
+	build   string        // the build opened at the start, for the start line
+	health  *readiness    // turned draining when the stop starts; nil: none
+	metrics string        // the URL of the --metrics listener, for the start line
+	auth    *authorizer   // guards the endpoint when set (the one given to newServer); nil: no auth
 }
 
-// ServeHTTP serves srv (handler) until ctx ends, then drains: the listener stays open and answers new
+// serveHTTP serves srv (handler) until ctx ends, then drains: the listener stays open and answers new
 // calls 503 with Retry-After while the calls in flight finish, for at most c.Drain, then it closes.
-// When now ends (a second signal), it stops at once.
-func ServeHTTP(ctx, now context.Context, srv *mcp.Server, c HTTPConfig) error {
-	ln, err := net.Listen("tcp", c.Addr)
+// When abort is closed (a second signal), it stops at once.
+func serveHTTP(ctx context.Context, abort <-chan struct{}, srv *mcp.Server, c httpConfig) error {
+	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
-		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", c.Addr, err)
+		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", c.addr, err)
 	}
-	if c.Drain <= 0 {
-		c.Drain = DefaultDrain
+	if c.drain <= 0 {
+		c.drain = DefaultDrain
 	}
-	if c.Health == nil {
-		c.Health = &Health{}
+	if c.health == nil {
+		c.health = &readiness{}
 	}
-	c.Health.Ready()
-	longest := longestCall(c.Timeout)
+	c.health.ready()
+	longest := longestCall(c.timeout)
 	var busy activeConns
-	gate := &drainGate{next: handler(srv, c.Auth), health: c.Health}
+	gate := &drainGate{next: handler(srv, c.auth), health: c.health}
 	hs := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
-	c.Log.Start("http://"+ln.Addr().String()+Path, c.Build, c.Metrics)
+	c.log.start("http://"+ln.Addr().String()+Path, c.build, c.metrics)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -64,10 +64,10 @@ func ServeHTTP(ctx, now context.Context, srv *mcp.Server, c HTTPConfig) error {
 
 	// Drain: readiness and new calls say 503 at once; connections are not kept alive, so that a
 	// client's next call goes through a new one (to another replica).
-	c.Health.Drain()
+	c.health.drain()
 	hs.SetKeepAlivesEnabled(false)
 	start := time.Now()
-	deadline := time.NewTimer(c.Drain)
+	deadline := time.NewTimer(c.drain)
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -79,12 +79,12 @@ wait:
 		case <-deadline.C:
 			cut = int(gate.inFlight.Load())
 			break wait
-		case <-now.Done():
+		case <-abort:
 			cut = int(gate.inFlight.Load())
 			break wait
 		}
 	}
-	c.Log.stop(time.Since(start), cut)
+	c.log.stop(time.Since(start), cut)
 	if cut > 0 {
 		hs.Close()
 		<-served
@@ -102,7 +102,7 @@ wait:
 		case err := <-stopped:
 			<-served
 			return err
-		case <-now.Done():
+		case <-abort:
 			hs.Close()
 		case <-tick.C:
 			if busy.none() {
@@ -115,7 +115,7 @@ wait:
 // drainGate counts the calls in flight and, once a drain has started, answers new ones 503.
 type drainGate struct {
 	next     http.Handler
-	health   *Health
+	health   *readiness
 	inFlight atomic.Int64
 }
 
@@ -123,8 +123,8 @@ func (g *drainGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Counted before the check, so that a drain that sees none in flight has let none through.
 	g.inFlight.Add(1)
 	defer g.inFlight.Add(-1)
-	if g.health.Draining() {
-		w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
+	if g.health.draining() {
+		w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
 		w.Header().Set("Connection", "close")
 		http.Error(w, "Service Unavailable: the server is stopping; retry shortly, or on another replica", http.StatusServiceUnavailable)
 		return

@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,16 +25,16 @@ func TestServeHTTPStopsWhenAsked(t *testing.T) {
 	var log bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, context.Background(), srv, HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Second, Log: NewLog(&log), Build: "b1"})
+		done <- serveHTTP(ctx, nil, srv, httpConfig{addr: "127.0.0.1:0", timeout: time.Second, log: newEventLog(&log), build: "b1"})
 	}()
 	cancel()
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("ServeHTTP = %v, want nil after the context ended", err)
+			t.Errorf("serveHTTP = %v, want nil after the context ended", err)
 		}
 	case <-time.After(time.Minute): // a hang guard, not a speed check
-		t.Fatal("ServeHTTP did not return after the context ended")
+		t.Fatal("serveHTTP did not return after the context ended")
 	}
 }
 
@@ -43,28 +45,63 @@ func TestServeHTTPAddressTaken(t *testing.T) {
 	}
 	defer ln.Close()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-	err = ServeHTTP(context.Background(), context.Background(), srv, HTTPConfig{Addr: ln.Addr().String(), Timeout: time.Second, Log: NewLog(&bytes.Buffer{}), Build: "b1"})
+	err = serveHTTP(context.Background(), nil, srv, httpConfig{addr: ln.Addr().String(), timeout: time.Second, log: newEventLog(&bytes.Buffer{}), build: "b1"})
 	var ce *ctool.Error
 	if !errors.As(err, &ce) || ce.Kind != ctool.KindUsage || !strings.HasPrefix(ce.Message, "--http "+ln.Addr().String()+": ") {
-		t.Errorf("ServeHTTP on a taken address = %v, want a usage error naming --http", err)
+		t.Errorf("serveHTTP on a taken address = %v, want a usage error naming --http", err)
 	}
 }
 
-// servedURL waits for the start line ServeHTTP writes and returns its URL.
-func servedURL(t *testing.T, log *syncBuffer) string {
-	t.Helper()
-	for range 1000 { // a hang guard
-		if line, _, ok := strings.Cut(log.String(), "\n"); ok {
-			var start struct{ Serving string }
-			if err := json.Unmarshal([]byte(line), &start); err != nil {
-				t.Fatal(err)
-			}
-			return start.Serving
+// startLine is a log that hands over its first line, the server's start line, once written: the
+// signal that it serves.
+type startLine struct {
+	syncBuffer
+	done atomic.Bool
+	line chan string
+}
+
+func newStartLine() *startLine { return &startLine{line: make(chan string, 1)} }
+
+func (s *startLine) Write(p []byte) (int, error) {
+	n, err := s.syncBuffer.Write(p)
+	if !s.done.Load() {
+		if line, _, ok := strings.Cut(s.syncBuffer.String(), "\n"); ok && s.done.CompareAndSwap(false, true) {
+			s.line <- line
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("no start line")
-	return ""
+	return n, err
+}
+
+// url waits for the start line and returns the URL it serves.
+func (s *startLine) url(t *testing.T) string {
+	t.Helper()
+	select {
+	case line := <-s.line:
+		var start struct{ Serving string }
+		if err := json.Unmarshal([]byte(line), &start); err != nil {
+			t.Fatal(err)
+		}
+		return start.Serving
+	case <-time.After(time.Minute): // a hang guard
+		t.Fatal("no start line")
+		return ""
+	}
+}
+
+// heldServer's tool "slow" says when a call has entered it, and answers once released (or stopped).
+func heldServer() (srv *mcp.Server, entered <-chan struct{}, release chan<- struct{}) {
+	in, out := make(chan struct{}, 8), make(chan struct{})
+	srv = mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			in <- struct{}{}
+			select {
+			case <-out:
+			case <-ctx.Done():
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	return srv, in, out
 }
 
 func postCall(url string, id int) (*http.Response, string, error) {
@@ -83,12 +120,12 @@ func postCall(url string, id int) (*http.Response, string, error) {
 }
 
 // A stop asked while a slow call runs: readiness turns 503, a new call is answered 503 with
-// Retry-After while the listener stays open, the slow call is answered, and ServeHTTP returns nil.
+// Retry-After while the listener stays open, the slow call is answered, and serveHTTP returns nil.
 func TestServeHTTPDrains(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	health := &Health{}
-	monitor := httptest.NewServer(MonitorHandler(health, nil))
+	health := &readiness{}
+	monitor := httptest.NewServer(monitorHandler(health, nil))
 	defer monitor.Close()
 	readyz := func() int {
 		resp, err := http.Get(monitor.URL + "/readyz")
@@ -101,13 +138,14 @@ func TestServeHTTPDrains(t *testing.T) {
 	if code := readyz(); code != http.StatusServiceUnavailable {
 		t.Errorf("/readyz before the start: %d, want 503", code)
 	}
-	log := &syncBuffer{}
+	log := newStartLine()
+	srv, entered, release := heldServer()
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, context.Background(), slowServer(time.Second), HTTPConfig{Addr: "127.0.0.1:0", Timeout: 5 * time.Second,
-			Drain: 30 * time.Second, Log: NewLog(log), Build: "b1", Health: health})
+		done <- serveHTTP(ctx, nil, srv, httpConfig{addr: "127.0.0.1:0", timeout: 5 * time.Second,
+			drain: 30 * time.Second, log: newEventLog(log), build: "b1", health: health})
 	}()
-	url := servedURL(t, log)
+	url := log.url(t)
 	if code := readyz(); code != http.StatusOK {
 		t.Errorf("/readyz while serving: %d, want 200", code)
 	}
@@ -125,13 +163,12 @@ func TestServeHTTPDrains(t *testing.T) {
 		}
 		slow <- answer{resp.StatusCode, body, nil}
 	}()
-	time.Sleep(300 * time.Millisecond) // the slow call is in flight
+	<-entered // the slow call is in flight
 	cancel()
-	for range 100 { // a hang guard
-		if health.Draining() {
-			break
+	for deadline := time.Now().Add(time.Minute); !health.draining(); runtime.Gosched() { // the drain starts in serveHTTP's goroutine
+		if time.Now().After(deadline) {
+			t.Fatal("no drain within a minute of the stop")
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	if code := readyz(); code != http.StatusServiceUnavailable {
 		t.Errorf("/readyz while draining: %d, want 503", code)
@@ -143,6 +180,7 @@ func TestServeHTTPDrains(t *testing.T) {
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("a call while draining: HTTP %d Retry-After %q %s, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
+	close(release)
 	a := <-slow
 	if a.err != nil || a.code != http.StatusOK || !strings.Contains(a.body, `"done"`) {
 		t.Errorf("the call in flight: %d %s %v, want its answer", a.code, a.body, a.err)
@@ -150,10 +188,10 @@ func TestServeHTTPDrains(t *testing.T) {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("ServeHTTP = %v, want nil after the drain", err)
+			t.Errorf("serveHTTP = %v, want nil after the drain", err)
 		}
 	case <-time.After(time.Minute): // a hang guard
-		t.Fatal("ServeHTTP did not return after the drain")
+		t.Fatal("serveHTTP did not return after the drain")
 	}
 	if !strings.Contains(log.String(), `"stopped":"drained"`) || strings.Contains(log.String(), `"cut"`) {
 		t.Errorf("log:\n%s", log)
@@ -163,25 +201,24 @@ func TestServeHTTPDrains(t *testing.T) {
 // A second signal stops at once, cutting the call in flight.
 func TestServeHTTPStopsNow(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	now, stopNow := context.WithCancel(context.Background())
-	log := &syncBuffer{}
+	now := make(chan struct{})
+	log := newStartLine()
+	srv, entered, _ := heldServer()
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, now, slowServer(time.Hour), HTTPConfig{Addr: "127.0.0.1:0", Timeout: time.Hour, Drain: time.Hour, Log: NewLog(log), Build: "b1"})
+		done <- serveHTTP(ctx, now, srv, httpConfig{addr: "127.0.0.1:0", timeout: time.Hour, drain: time.Hour, log: newEventLog(log), build: "b1"})
 	}()
-	url := servedURL(t, log)
-	go postCall(url, 1)
-	time.Sleep(300 * time.Millisecond)
+	go postCall(log.url(t), 1)
+	<-entered
 	cancel()
-	time.Sleep(100 * time.Millisecond)
-	stopNow()
+	close(now)
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("ServeHTTP = %v", err)
+			t.Errorf("serveHTTP = %v", err)
 		}
 	case <-time.After(time.Minute): // a hang guard
-		t.Fatal("ServeHTTP did not stop at the second signal")
+		t.Fatal("serveHTTP did not stop at the second signal")
 	}
 	if !strings.Contains(log.String(), `"cut":1`) {
 		t.Errorf("log:\n%s", log)

@@ -1,6 +1,8 @@
-// Package mcpserver owns ctool's MCP server: the four agent tools of `ctool tools` served over the
-// Model Context Protocol from one open database, with the guard, row cap, timeout and answers of
-// `ctool query --format json` and `ctool profile`, and one log line per call.
+// Package mcpserver owns ctool's MCP server, `ctool mcp` in one call (Run): the four agent tools of
+// `ctool tools` served over the Model Context Protocol from one open database, on stdio or streamable
+// HTTP, with the guard, row cap, timeout and answers of `ctool query --format json` and `ctool
+// profile`; the query workers, OAuth, health and metrics, the drain on a stop, and one log line per
+// call.
 package mcpserver
 
 import (
@@ -16,65 +18,61 @@ import (
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/worker"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Config is what a server is made of. Live and Profiles share one database; the server never closes it.
-type Config struct {
-	Live     *database.Live
-	Profiles *profile.Finder // get_user_profile; its Pinned id, when set, is the only one it returns
-	// Timeout bounds each call, from its start to its answer, as --timeout bounds a `ctool query`.
-	Timeout time.Duration
-	Log     *Log // one JSON line per call; never a result, an argument or a profile field
-	Version string
-	// Search runs a search tool's query; nil runs it in this process, on Live (a query.Engine).
-	Search Searcher
-	// Auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
+// serverConfig is what a server is made of. Live and Profiles share one database; the server never closes it.
+type serverConfig struct {
+	live     *database.Live
+	profiles *profile.Finder // get_user_profile; its Pinned id, when set, is the only one it returns
+	// timeout bounds each call, from its start to its answer, as --timeout bounds a `ctool query`.
+	timeout time.Duration
+	log     *eventLog // one JSON line per call; never a result, an argument or a profile field
+	version string
+	// search runs a search tool's query (a worker pool's); nil runs it in this process, on Live.
+	search worker.QueryFunc
+	// auth, when set, is the HTTP server's OAuth checks: each tool checks the token's scope again,
 	// tools/list shows only the tools it may call, and get_user_profile answers only its own profile.
-	Auth    *Auth
-	Metrics *Metrics // nil: none
+	auth    *authorizer
+	metrics *metricSet // nil: none
 }
 
-// MetaBuild is the key of a search result's _meta that names the build its rows were read from.
-const MetaBuild = "ctool/build"
+// metaBuild is the key of a search result's _meta that names the build its rows were read from.
+const metaBuild = "ctool/build"
 
-// Searcher runs one agent query as query.Engine.Query does: a worker pool, or the engine itself.
-type Searcher interface {
-	Query(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error)
-}
-
-// New returns the MCP server of the four tools: names, descriptions and input schemas from
+// newServer returns the MCP server of the four tools: names, descriptions and input schemas from
 // schema.Manifest, the same definitions `ctool tools` prints.
-func New(c Config) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.Version},
+func newServer(c serverConfig) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.version},
 		&mcp.ServerOptions{
-			Instructions: Instructions(c.Auth != nil),
+			Instructions: Instructions(c.auth != nil),
 			// The four tools and their schema resources never change while the server runs, and it
 			// sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		})
 	srv.AddReceivingMiddleware(refuseUndeclared)
-	engine := query.NewEngine(c.Live)
-	var search Searcher = engine
-	if c.Search != nil {
-		search = c.Search
+	engine := query.NewEngine(c.live)
+	search := c.search
+	if search == nil {
+		search = engine.Query
 	}
-	h := &handlers{engine: search, profiles: c.Profiles, timeout: c.Timeout, log: c.Log, auth: c.Auth, metrics: c.Metrics}
-	if c.Auth != nil {
-		c.Auth.setLog(h.log)
+	h := &handlers{query: search, profiles: c.profiles, timeout: c.timeout, log: c.log, auth: c.auth, metrics: c.metrics}
+	if c.auth != nil {
+		c.auth.observe(h.log, h.metrics)
 		srv.AddReceivingMiddleware(listOwnTools)
 	}
 	// The label values in the descriptions are the opened build's, read by the server itself (trusted
 	// SQL); a later ingest changes the data, not the tool list a client has already read.
-	vctx, cancel := context.WithTimeout(context.Background(), max(c.Timeout, query.DefaultTimeout))
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.timeout, query.DefaultTimeout))
 	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
 	cancel()
 	addSchemaResources(srv, vocab)
 	for _, t := range schema.ManifestWith(vocab, "", schema.ForMCP) {
 		d := datasetOf(t.Name)
-		if d.Private && c.Auth != nil {
-			t = authProfileTool(t, c.Auth.cfg.ProfileClaim)
+		if d.Private && c.auth != nil {
+			t = authProfileTool(t, c.auth.cfg.ProfileClaim)
 		}
 		arg, err := newArgument(t, d)
 		if err != nil {
@@ -128,12 +126,12 @@ func datasetOf(tool string) *schema.Dataset {
 }
 
 type handlers struct {
-	engine   Searcher
+	query    worker.QueryFunc
 	profiles *profile.Finder
 	timeout  time.Duration
-	log      *Log
-	auth     *Auth
-	metrics  *Metrics
+	log      *eventLog
+	auth     *authorizer
+	metrics  *metricSet
 }
 
 // search answers a search tool as `ctool query <dataset> --format json` does: the structured content is
@@ -141,20 +139,20 @@ type handlers struct {
 func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		entry := callEntry{Tool: d.Tool, Rows: ptr(0), Truncated: ptr(false)}
+		entry := callEntry{tool: d.Tool, rows: ptr(0), truncated: ptr(false)}
 		var res *query.Result
 		var err error
-		if entry.Subject, err = h.allowed(req, d.Tool); err == nil {
+		if entry.subject, err = h.allowed(req, d.Tool); err == nil {
 			res, err = h.runSearch(ctx, d, arg, req.Params.Arguments)
 		}
 		var doc []byte
 		if err == nil {
-			entry.Rows, entry.Truncated = ptr(len(res.Rows)), ptr(res.Truncated)
+			entry.rows, entry.truncated = ptr(len(res.Rows)), ptr(res.Truncated)
 			doc, err = query.DocumentJSON(res)
 		}
 		out := h.answer(&entry, start, doc, err)
 		if err == nil && res.Build != "" {
-			out.Meta = mcp.Meta{MetaBuild: res.Build}
+			out.Meta = mcp.Meta{metaBuild: res.Build}
 		}
 		return out, nil
 	}
@@ -167,7 +165,7 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	res, err := h.engine.Query(ctx, d, sqlText)
+	res, err := h.query(ctx, d, sqlText)
 	if err != nil {
 		return nil, query.TimeoutHint(ctx, err, h.timeout, 0)
 	}
@@ -179,17 +177,17 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 func (h *handlers) profile(arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		entry := callEntry{Tool: schema.Profiles.Tool, Found: ptr(false)}
+		entry := callEntry{tool: schema.Profiles.Tool, found: ptr(false)}
 		var p *profile.Profile
 		var err error
-		if entry.Subject, err = h.allowed(req, schema.Profiles.Tool); err == nil {
+		if entry.subject, err = h.allowed(req, schema.Profiles.Tool); err == nil {
 			if h.auth != nil {
 				p, err = h.findOwn(ctx, req, arg)
 			} else {
 				p, err = h.findProfile(ctx, arg, req.Params.Arguments)
 			}
 		}
-		entry.Found = ptr(err == nil)
+		entry.found = ptr(err == nil)
 		var doc []byte
 		if err == nil {
 			doc, err = textout.Marshal(p)
@@ -226,14 +224,14 @@ func (h *handlers) answer(entry *callEntry, start time.Time, doc []byte, err err
 		out = jsonResult(doc)
 	} else {
 		e := ctool.Explain(err)
-		out, entry.Refusal = errorResult(e), e.Kind
+		out, entry.kind = errorResult(e), e.Kind
 	}
 	h.log.call(*entry, start)
 	outcome := "ok"
-	if entry.Refusal != "" {
-		outcome = string(entry.Refusal)
+	if entry.kind != "" {
+		outcome = string(entry.kind)
 	}
-	h.metrics.call(entry.Tool, outcome, time.Since(start))
+	h.metrics.call(entry.tool, outcome, time.Since(start))
 	return out
 }
 

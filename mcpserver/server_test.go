@@ -27,7 +27,7 @@ func newTestServer(t *testing.T, dbPath string) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Config{Live: live, Profiles: finder, Timeout: 5 * time.Second, Version: "test"})
+	return newServer(serverConfig{live: live, profiles: finder, timeout: 5 * time.Second, version: "test"})
 }
 
 // connect runs srv in memory and returns a client session of the SDK's client.
@@ -214,7 +214,7 @@ func TestIsLoopback(t *testing.T) {
 		"127.0.0.1:8765": true, "127.1.2.3:0": true, "localhost:80": true, "LOCALHOST": true, "[::1]:8765": true, "::1": true,
 		"0.0.0.0:8765": false, ":8765": false, "192.0.2.1:80": false, "example.com:80": false, "[::]:80": false, "": false,
 	} {
-		if got := IsLoopback(addr); got != want {
+		if got := isLoopback(addr); got != want {
 			t.Errorf("IsLoopback(%q) = %v, want %v", addr, got, want)
 		}
 	}

@@ -17,18 +17,18 @@ import (
 // maxLine bounds one message over stdio, as the SDK's transport does by default.
 const maxLine = mcp.DefaultMaxLineLength
 
-// ServeStdio serves srv on in and out until in ends or ctx does. When in ends, every request already
+// serveStdio serves srv on in and out until in ends or ctx does. When in ends, every request already
 // read is answered first, each within its call's time limit (timeout): the MCP shutdown over stdio
 // is the client closing the server's stdin and waiting for it to exit.
-func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, timeout time.Duration) error {
-	err := srv.Run(ctx, NewStdioTransport(in, out, longestCall(timeout)))
+func serveStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, timeout time.Duration) error {
+	err := srv.Run(ctx, newStdioTransport(in, out, longestCall(timeout)))
 	if ctx.Err() != nil {
 		return nil // asked to stop
 	}
 	return err
 }
 
-// NewStdioTransport is the SDK's stdio transport behind a filter that works around three of its
+// newStdioTransport is the SDK's stdio transport behind a filter that works around three of its
 // behaviours on a pipe:
 //
 //   - It stops reading at the first line it cannot decode, which ends the session
@@ -48,7 +48,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 //     id and puts the id as sent back into the answer (ids.go), and answers a null id -32600.
 //
 // sdk_test.go asserts each of these behaviours of the SDK, so that its fix shows.
-func NewStdioTransport(in io.Reader, out io.Writer, drain time.Duration) mcp.Transport {
+func newStdioTransport(in io.Reader, out io.Writer, drain time.Duration) mcp.Transport {
 	pr, pw := io.Pipe()
 	f := newStdioFilter(out)
 	go func() {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime/debug"
+	"slices"
 	"strconv"
 
 	"github.com/azabudai/ctool/database"
@@ -16,11 +18,22 @@ import (
 // protocol on stdin and stdout. Only ctool itself starts it.
 const CommandName = "query-worker"
 
-// Options are the worker command's flags.
+// Options are the worker command's flags. A worker kept for many calls (ctool mcp's) wants the last
+// four; one started for a single query (ctool query's) would only pay for them.
 type Options struct {
 	DB      string // the main database file
 	Threads int    // DuckDB's threads; 0 for one per core
-	Warm    bool   // run a first query before serving (a worker kept for many calls)
+	// WarmUp runs a first query before the greeting: a connection's first query costs more than the
+	// rest, and a worker kept for many calls pays it before any call waits for it.
+	WarmUp bool
+	// LearnShapes keeps the query shapes the engine proves for the queries after (query.Engine's
+	// shapes); without it the engine is ForOneQuery.
+	LearnShapes bool
+	// PurgeIdle has DuckDB's allocator hand the memory queries freed back to the system from a
+	// background thread (database.WithBackgroundPurge): a worker may sit idle for hours after a burst.
+	PurgeIdle bool
+	// GCPercent is the Go collector's target (debug.SetGCPercent, as GOGC); 0 leaves the process's own.
+	GCPercent int
 }
 
 // Command returns the Config.Command of a pool whose workers are this very binary run with opts.
@@ -33,10 +46,21 @@ func Command(opts Options) (func() *exec.Cmd, error) {
 			return nil, err
 		}
 	}
+	// Args[0] stays "ctool": the test binary serves as ctool by that name.
+	args := []string{"ctool", CommandName, "--db=" + opts.DB, "--threads=" + strconv.Itoa(opts.Threads)}
+	for _, f := range []struct {
+		set  bool
+		flag string
+	}{{opts.WarmUp, "--warm-up"}, {opts.LearnShapes, "--learn-shapes"}, {opts.PurgeIdle, "--purge-idle"}} {
+		if f.set {
+			args = append(args, f.flag)
+		}
+	}
+	if opts.GCPercent != 0 {
+		args = append(args, "--gc-percent="+strconv.Itoa(opts.GCPercent))
+	}
 	return func() *exec.Cmd {
-		// Args[0] stays "ctool": the test binary serves as ctool by that name.
-		return &exec.Cmd{Path: exe, Args: []string{"ctool", CommandName, "--db=" + opts.DB,
-			"--threads=" + strconv.Itoa(opts.Threads), "--warm=" + strconv.FormatBool(opts.Warm)}}
+		return &exec.Cmd{Path: exe, Args: slices.Clone(args)}
 	}, nil
 }
 
@@ -44,15 +68,17 @@ func Command(opts Options) (func() *exec.Cmd, error) {
 // queries read from in, each under its CPU cap, until in ends. The caller has capped the process's
 // memory (LimitMemory). A database it cannot open is answered on out, as Refuse does.
 func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.GCPercent != 0 {
+		debug.SetGCPercent(opts.GCPercent)
+	}
 	dbOpts := []database.Option{database.WithThreads(opts.Threads)}
-	if opts.Warm {
-		// Kept for many calls, it would otherwise hold a burst's freed memory while it sits idle.
+	if opts.PurgeIdle {
 		dbOpts = append(dbOpts, database.WithBackgroundPurge())
 	}
 	live := database.NewLive(opts.DB, dbOpts...)
 	defer live.Close()
 	engine := query.NewEngine(live)
-	if !opts.Warm {
+	if !opts.LearnShapes {
 		engine.ForOneQuery()
 	}
 	ctx, cancel := context.WithTimeout(ctx, query.WorkerStart)
@@ -63,9 +89,7 @@ func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error 
 	}
 	build := b.ID
 	release()
-	if opts.Warm {
-		// The first query of a connection costs more than the rest; a worker of one call (ctool query)
-		// would only pay it earlier.
+	if opts.WarmUp {
 		engine.Query(ctx, schema.Stores, "SELECT 1")
 	}
 	return Serve(in, out, build, func(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error) {

@@ -10,8 +10,10 @@ func TestCommand(t *testing.T) {
 		opts Options
 		want []string
 	}{
-		{Options{DB: "/data/ctool.duckdb"}, []string{"ctool", "query-worker", "--db=/data/ctool.duckdb", "--threads=0", "--warm=false"}},
-		{Options{DB: "a b.duckdb", Threads: 1, Warm: true}, []string{"ctool", "query-worker", "--db=a b.duckdb", "--threads=1", "--warm=true"}},
+		{Options{DB: "/data/ctool.duckdb"}, []string{"ctool", "query-worker", "--db=/data/ctool.duckdb", "--threads=0"}},
+		{Options{DB: "a b.duckdb", Threads: 1, WarmUp: true, LearnShapes: true, PurgeIdle: true, GCPercent: 400},
+			[]string{"ctool", "query-worker", "--db=a b.duckdb", "--threads=1", "--warm-up", "--learn-shapes", "--purge-idle", "--gc-percent=400"}},
+		{Options{DB: "x", LearnShapes: true, GCPercent: -1}, []string{"ctool", "query-worker", "--db=x", "--threads=0", "--learn-shapes", "--gc-percent=-1"}},
 	} {
 		cmd, err := Command(tc.opts)
 		if err != nil {
@@ -24,8 +26,8 @@ func TestCommand(t *testing.T) {
 		if c.Path == "" || c.Stdin != nil || c.Stdout != nil {
 			t.Errorf("cmd %+v: want a path and the pool to set the streams", c)
 		}
-		if cmd() == c {
-			t.Error("Command's func returns the same *exec.Cmd twice")
+		if again := cmd(); again == c || &again.Args[0] == &c.Args[0] {
+			t.Error("Command's func returns the same *exec.Cmd, or the same arguments, twice")
 		}
 	}
 }

@@ -18,7 +18,8 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-// QueryFunc is what a worker runs for each query: query.Engine.Query.
+// QueryFunc runs one agent query: query.Engine.Query, which a worker runs for each query it reads, or
+// Pool.Query, which hands it to a worker (ctool mcp's searches).
 type QueryFunc func(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error)
 
 // Serve is a worker's side of the protocol: it greets with hello (the build it opened, after warm

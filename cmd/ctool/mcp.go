@@ -3,16 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/mcpserver"
-	"github.com/azabudai/ctool/profile"
 	"github.com/azabudai/ctool/query"
-	"github.com/azabudai/ctool/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -75,80 +74,45 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "allow-typ-jwt", Usage: "with --auth-issuer: also accept tokens whose typ header is JWT, or absent (issuers that do not mint RFC 9068 at+jwt)"},
 		},
 		Action: func(c *cli.Context) error {
-			opts, err := e.mcpOptions(c)
+			cfg, err := e.mcpConfig(c)
 			if err != nil {
 				return err
 			}
-			return runMCP(c.Context, opts)
+			return e.runMCP(c.Context, cfg)
 		},
 	}
 }
 
-// mcpOptions is a `ctool mcp` command line, checked.
-type mcpOptions struct {
-	io         *env // the streams (stdio transport, log) and the memory cap
-	db         string
-	addr       string // --http: serve HTTP here; "" for stdio
-	timeout    time.Duration
-	drain      time.Duration // --drain
-	metrics    string        // --metrics: health and metrics here; "" for none
-	profiles   string        // NARRATIVE_DATA_FILE
-	profileIDs []string      // --profile-id, when given (even empty)
-	auth       *mcpserver.AuthConfig
-}
-
-func (e *env) mcpOptions(c *cli.Context) (*mcpOptions, error) {
+// mcpConfig turns a `ctool mcp` command line into the server's Config, refusing flags that make no
+// sense together; the server checks its addresses and URLs itself.
+func (e *env) mcpConfig(c *cli.Context) (mcpserver.Config, error) {
 	if err := noArgs(c); err != nil {
-		return nil, err
+		return mcpserver.Config{}, err
 	}
 	timeout, err := callTimeout(c)
 	if err != nil {
-		return nil, err
+		return mcpserver.Config{}, err
 	}
 	addr := c.String("http")
-	if c.IsSet("allow-remote") && addr == "" {
-		return nil, usageError("--allow-remote applies only with --http")
+	switch {
+	case c.IsSet("allow-remote") && addr == "":
+		return mcpserver.Config{}, usageError("--allow-remote applies only with --http")
+	case c.IsSet("drain") && addr == "":
+		return mcpserver.Config{}, usageError("--drain applies only with --http (on stdio the server drains when stdin closes)")
+	case c.Duration("drain") <= 0 || c.Duration("drain") > 10*time.Minute:
+		return mcpserver.Config{}, usageError("--drain must be positive and at most 10m")
 	}
-	if addr != "" {
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return nil, usageError("--http %s: want host:port, e.g. 127.0.0.1:8765", addr)
-		}
-		if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") && !c.IsSet("auth-issuer") {
-			return nil, usageError("--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", addr).
-				WithHint("ctool mcp --http 127.0.0.1:8765, or add --auth-issuer and --resource, or --allow-remote behind your own authentication")
-		}
-	}
-	if c.IsSet("drain") && addr == "" {
-		return nil, usageError("--drain applies only with --http (on stdio the server drains when stdin closes)")
-	}
-	drain := c.Duration("drain")
-	if drain <= 0 || drain > 10*time.Minute {
-		return nil, usageError("--drain must be positive and at most 10m")
-	}
-	metrics := c.String("metrics")
-	if metrics != "" {
-		_, port, err := net.SplitHostPort(metrics)
-		if err != nil {
-			return nil, usageError("--metrics %s: want host:port, e.g. 127.0.0.1:9465", metrics)
-		}
-		if metrics == addr && port != "0" {
-			return nil, usageError("--metrics %s: give it an address of its own, not the --http one", metrics)
-		}
-		if !mcpserver.IsLoopback(metrics) && !c.Bool("allow-remote") {
-			return nil, usageError("--metrics %s is not a loopback address", metrics).
-				WithHint("ctool mcp --metrics 127.0.0.1:9465, or add --allow-remote (with --http) for a scraper on another machine")
-		}
-	}
-	auth, err := authOptions(c, addr)
+	auth, err := authConfig(c, addr)
 	if err != nil {
-		return nil, err
+		return mcpserver.Config{}, err
 	}
-	return &mcpOptions{io: e, db: e.dbPath(c), addr: addr, timeout: timeout, drain: drain, metrics: metrics,
-		profiles: e.getenv("NARRATIVE_DATA_FILE"), profileIDs: setValues(c, "profile-id"), auth: auth}, nil
+	return mcpserver.Config{DB: e.dbPath(c), Profiles: e.getenv("NARRATIVE_DATA_FILE"), Pinned: setValues(c, "profile-id"),
+		Timeout: timeout, Version: version, HTTP: addr, AllowRemote: c.Bool("allow-remote"), Drain: c.Duration("drain"),
+		Metrics: c.String("metrics"), Auth: auth, Stdin: e.stdin, Stdout: e.stdout, Log: e.stderr}, nil
 }
 
-// authOptions reads the OAuth flags: nil without --auth-issuer, where the others make no sense.
-func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
+// authConfig reads the OAuth flags: nil without --auth-issuer, where the others make no sense.
+func authConfig(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 	if !c.IsSet("auth-issuer") {
 		for _, name := range []string{"resource", "profile-claim", "max-calls-per-user", "calls-per-second", "jwks-refresh", "allow-typ-jwt"} {
 			if c.IsSet(name) {
@@ -163,8 +127,6 @@ func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 	case c.IsSet("profile-id"):
 		return nil, usageError("--profile-id and --auth-issuer cannot be used together: with auth, get_user_profile returns the caller's own profile").
 			WithHint("drop --profile-id; the token's --profile-claim names the profile")
-	case mcpserver.CheckIssuer(c.String("auth-issuer")) != nil:
-		return nil, usageError("--auth-issuer: %v", mcpserver.CheckIssuer(c.String("auth-issuer")))
 	case c.String("resource") == "":
 		return nil, usageError("--auth-issuer needs --resource, this server's URL as clients reach it (e.g. https://concierge.example/mcp)")
 	case strings.TrimSpace(c.String("profile-claim")) == "":
@@ -181,80 +143,44 @@ func authOptions(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 		Rate: c.Float64("calls-per-second"), KeysRefresh: c.Duration("jwks-refresh"), AllowJWTType: c.Bool("allow-typ-jwt")}, nil
 }
 
-func runMCP(ctx context.Context, opts *mcpOptions) error {
-	e, addr, timeout := opts.io, opts.addr, opts.timeout
+// runMCP readies the process for a long-lived server (its memory cap and collector target) and runs
+// it until a signal: the first starts the drain, a second ends it at once.
+func (e *env) runMCP(ctx context.Context, cfg mcpserver.Config) error {
 	if err := e.capMemory(); err != nil {
 		return err
 	}
 	tuneGC()
-	// The server reads its build for hours: its own start (the tools' vocabulary) would otherwise leave
-	// DuckDB's allocator holding megabytes it freed.
-	live := database.NewLive(opts.db, database.WithBackgroundPurge())
-	defer live.Close()
-	finder, err := profile.NewFinder(live, opts.profiles, opts.profileIDs...)
-	if err != nil {
-		return err
-	}
-	ctx, now, stop := mcpserver.Signals(ctx)
+	ctx, abort, stop := signals(ctx)
 	defer stop()
-	health := &mcpserver.Health{}
-	var metrics *mcpserver.Metrics
-	metricsURL := ""
-	if opts.metrics != "" {
-		metrics = mcpserver.NewMetrics(toolNames())
-		url, stopMonitor, err := mcpserver.ListenMonitor(opts.metrics, mcpserver.MonitorHandler(health, metrics))
-		if err != nil {
-			return err
-		}
-		defer stopMonitor() // after the workers stop: /readyz says 503 to the end
-		metricsURL = url
-	}
-	// Open the database now: a server without one fails at once, not at its first call.
-	b, release, err := live.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	build := b.ID
-	release()
-
-	log := mcpserver.NewLog(e.stderr)
-	pool, err := mcpserver.StartPool(ctx, opts.db, log, metrics)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	if metrics != nil {
-		metrics.WatchWorkers(pool.Running, pool.Waiting)
-		metrics.WatchBuild(mcpserver.LiveBuild(live))
-	}
-	var auth *mcpserver.Auth
-	if opts.auth != nil {
-		if metrics != nil {
-			opts.auth.Refused = metrics.AuthRefused
-		}
-		if auth, err = mcpserver.NewAuth(ctx, *opts.auth); err != nil {
-			return err
-		}
-		defer auth.Close()
-	} else if addr != "" && !mcpserver.IsLoopback(addr) {
-		log.Warning("--http " + addr + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
-	}
-	srv := mcpserver.New(mcpserver.Config{Live: live, Profiles: finder, Timeout: timeout, Log: log, Version: version,
-		Search: pool, Metrics: metrics, Auth: auth})
-	if addr == "" {
-		health.Ready()
-		log.Start("stdio", build, metricsURL)
-		return mcpserver.ServeStdio(ctx, srv, e.stdin, e.stdout, timeout)
-	}
-	return mcpserver.ServeHTTP(ctx, now, srv, mcpserver.HTTPConfig{Addr: addr, Timeout: timeout, Drain: opts.drain,
-		Log: log, Build: build, Health: health, Metrics: metricsURL, Auth: auth})
+	cfg.Abort = abort
+	return mcpserver.Run(ctx, cfg)
 }
 
-// toolNames are the names of the four tools, the label values of the per-tool metrics.
-func toolNames() []string {
-	var names []string
-	for _, t := range schema.Manifest() {
-		names = append(names, t.Name)
+// signals returns a context that ends at the first SIGINT or SIGTERM (finish what is in flight, take
+// nothing new) and a channel closed at the second (stop at once), as systemd and Kubernetes expect.
+// stop releases the signals.
+func signals(parent context.Context) (drain context.Context, abort <-chan struct{}, stop func()) {
+	drain, cancel := context.WithCancel(parent)
+	now := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			close(now)
+		case <-done:
+		}
+	}()
+	return drain, now, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
 	}
-	return names
 }

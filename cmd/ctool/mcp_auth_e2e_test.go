@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -166,5 +171,50 @@ func TestMCPAuth(t *testing.T) {
 	}
 	if status != 401 {
 		t.Errorf("a removed key's token after the key set was fetched again: HTTP %d, want 401", status)
+	}
+}
+
+// An issuer whose keys cannot be found stops the server at start, exit 2, with a Try: line naming what
+// to check: the URL to fetch when nothing answers, the issuer the metadata names when it names another.
+func TestMCPAuthIssuerUnusable(t *testing.T) {
+	db := ingesttest.Build(t, ingesttest.SampleInput(t))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreachable := "http://" + ln.Addr().String()
+	ln.Close()
+	mux := http.NewServeMux()
+	other := httptest.NewServer(mux)
+	defer other.Close()
+	mux.HandleFunc("/.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]string{"issuer": other.URL + "/", "jwks_uri": other.URL + "/jwks"})
+	})
+	refused := func(u string) string {
+		return fmt.Sprintf(`Get "%s": dial tcp %s: connect: connection refused`, u, strings.TrimPrefix(unreachable, "http://"))
+	}
+	for _, tc := range []struct {
+		name, issuer, stderr string
+	}{
+		{"unreachable", unreachable,
+			"ctool: --auth-issuer " + unreachable + ": no authorization server metadata for this issuer: " +
+				refused(unreachable+"/.well-known/oauth-authorization-server") + "; " + refused(unreachable+"/.well-known/openid-configuration") + "\n" +
+				"Try: curl -s " + unreachable + "/.well-known/openid-configuration | jq .issuer from this machine: --auth-issuer is that value, exactly as the tokens' iss has it\n"},
+		{"another issuer named", other.URL,
+			"ctool: --auth-issuer " + other.URL + ": no authorization server metadata for this issuer: " +
+				other.URL + "/.well-known/oauth-authorization-server: 404 Not Found; " +
+				other.URL + `/.well-known/openid-configuration names issuer "` + other.URL + `/"` + "\n" +
+				"Try: --auth-issuer " + other.URL + "/, the issuer its metadata names, if its tokens are the ones to accept (iss must match exactly)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := mcpCommand(t, nil, "--db", db, "--http", "127.0.0.1:0", "--auth-issuer", tc.issuer, "--resource", "https://concierge.test/mcp")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 2 || stdout.Len() != 0 || stderr.String() != tc.stderr {
+				t.Errorf("ctool mcp --auth-issuer %s: %v, stdout %q, stderr\n%s\nwant exit 2 and\n%s", tc.issuer, err, stdout.String(), stderr.String(), tc.stderr)
+			}
+		})
 	}
 }

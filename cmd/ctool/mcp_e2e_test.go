@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,7 +152,13 @@ func mcpCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 
 func startMCP(t *testing.T, env []string, args ...string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{cmd: mcpCommand(t, env, args...), stderr: &syncBuffer{}, pending: map[int64]chan rpcMessage{}, exited: make(chan struct{})}
+	return startMCPCommand(t, mcpCommand(t, env, args...))
+}
+
+// startMCPCommand starts cmd, a `ctool mcp` on stdio (mcpCommand).
+func startMCPCommand(t *testing.T, cmd *exec.Cmd) *mcpProcess {
+	t.Helper()
+	p := &mcpProcess{cmd: cmd, stderr: &syncBuffer{}, pending: map[int64]chan rpcMessage{}, exited: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
@@ -299,13 +306,54 @@ type mcpHTTP struct {
 	stderr *syncBuffer
 }
 
+// startLine is a server's stderr, kept whole in buf, that hands over its first line once written:
+// the start line, which says where the server listens once it does.
+type startLine struct {
+	buf  *syncBuffer
+	done atomic.Bool
+	line chan string
+}
+
+func newStartLine(buf *syncBuffer) *startLine {
+	return &startLine{buf: buf, line: make(chan string, 1)}
+}
+
+func (s *startLine) Write(p []byte) (int, error) {
+	n, err := s.buf.Write(p)
+	if !s.done.Load() {
+		if line, _, ok := strings.Cut(s.buf.String(), "\n"); ok && s.done.CompareAndSwap(false, true) {
+			s.line <- line
+		}
+	}
+	return n, err
+}
+
+// wait returns the start line's fields, or fails if the server exits first.
+func (s *startLine) wait(t *testing.T, exited <-chan struct{}) map[string]any {
+	t.Helper()
+	select {
+	case line := <-s.line:
+		var start map[string]any
+		if err := json.Unmarshal([]byte(line), &start); err != nil {
+			t.Fatalf("start line %q: %v", line, err)
+		}
+		return start
+	case <-exited:
+		t.Fatalf("ctool mcp exited before its start line\nstderr:\n%s", s.buf)
+	case <-time.After(mcpWait):
+		t.Fatalf("ctool mcp did not say where it listens within %s\nstderr:\n%s", mcpWait, s.buf)
+	}
+	return nil
+}
+
 // startMCPHTTP starts `ctool mcp --http 127.0.0.1:0 args...` and reads where it listens from its first
 // log line.
 func startMCPHTTP(t *testing.T, args ...string) *mcpHTTP {
 	t.Helper()
 	cmd := mcpCommand(t, nil, append([]string{"--http", "127.0.0.1:0"}, args...)...)
 	s := &mcpHTTP{stderr: &syncBuffer{}}
-	cmd.Stderr = s.stderr
+	start := newStartLine(s.stderr)
+	cmd.Stderr = start
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -325,23 +373,10 @@ func startMCPHTTP(t *testing.T, args ...string) *mcpHTTP {
 			t.Errorf("ctool mcp --http did not stop on SIGINT")
 		}
 	})
-	deadline := time.Now().Add(mcpWait)
-	for s.url == "" {
-		select {
-		case <-exited:
-			t.Fatalf("ctool mcp --http exited\nstderr:\n%s", s.stderr)
-		default:
-		}
-		if lines := s.stderr.lines(t); len(lines) > 0 {
-			s.url, _ = lines[0]["serving"].(string)
-			if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, mcpserver.Path) {
-				t.Fatalf("first log line %v", lines[0])
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ctool mcp --http did not say where it listens\nstderr:\n%s", s.stderr)
-		}
-		time.Sleep(20 * time.Millisecond)
+	first := start.wait(t, exited)
+	s.url, _ = first["serving"].(string)
+	if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, mcpserver.Path) {
+		t.Fatalf("first log line %v", first)
 	}
 	return s
 }

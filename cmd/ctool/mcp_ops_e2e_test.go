@@ -71,28 +71,22 @@ func testStdioDrainAtEOF(t *testing.T, db string) {
 func testHTTPDrainOnSIGTERM(t *testing.T, db string) {
 	cmd := mcpCommand(t, nil, "--db", db, "--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--timeout", "1m", "--drain", "2m")
 	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
+	startLine := newStartLine(stderr)
+	cmd.Stderr = startLine
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	gone := make(chan struct{})
+	go func() { exited <- cmd.Wait(); close(gone) }()
 	defer func() {
 		cmd.Process.Kill()
-		<-exited
+		<-gone
 	}()
+	first := startLine.wait(t, gone)
 	var start struct{ Serving, Metrics string }
-	for deadline := time.Now().Add(mcpWait); start.Serving == ""; {
-		if line, _, ok := strings.Cut(stderr.String(), "\n"); ok {
-			if err := json.Unmarshal([]byte(line), &start); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ctool mcp --http did not start\nstderr:\n%s", stderr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	start.Serving, _ = first["serving"].(string)
+	start.Metrics, _ = first["metrics"].(string)
 	get := func(path string) int {
 		resp, err := http.Get(start.Metrics + path)
 		if err != nil {

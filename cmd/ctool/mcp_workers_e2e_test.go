@@ -35,6 +35,35 @@ func TestMCPWorkers(t *testing.T) {
 	t.Run("engine_cases_http", func(t *testing.T) { testEngineCasesHTTP(t, db) })
 	t.Run("stuck_among_200", func(t *testing.T) { testStuckAmong200(t, db) })
 	t.Run("protocol", func(t *testing.T) { testStdioProtocol(t, db) })
+	t.Run("command_line", func(t *testing.T) { testWorkerCommandLine(t, db) })
+}
+
+// A worker of ctool mcp is started for many calls: warmed up, learning query shapes, purging idle
+// memory, and collecting garbage at the server's target (400, or the operator's GOGC).
+func testWorkerCommandLine(t *testing.T, db string) {
+	for _, tc := range []struct {
+		gogc string // "" for none in the environment
+		want string
+	}{{"", "400"}, {"150", "150"}, {"off", "-1"}} {
+		cmd := mcpCommand(t, nil, "--db", db)
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GOGC=") })
+		if tc.gogc != "" {
+			cmd.Env = append(cmd.Env, "GOGC="+tc.gogc)
+		}
+		p := startMCPCommand(t, cmd)
+		p.initialize(t)
+		want := strings.Join([]string{"ctool", worker.CommandName, "--db=" + db, "--threads=" + strconv.Itoa(mcpserver.WorkerThreads),
+			"--warm-up", "--learn-shapes", "--purge-idle", "--gc-percent=" + tc.want}, "\x00") + "\x00"
+		var got []string
+		for pid := range childPIDs(t, p.cmd.Process.Pid) {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			got = append(got, string(b))
+		}
+		if len(got) != mcpserver.Workers || got[0] != want {
+			t.Errorf("GOGC=%s: the workers' command lines %q, want %d of %q", tc.gogc, got, mcpserver.Workers, want)
+		}
+		p.stop(t)
+	}
 }
 
 // engineKind sends one engine case and returns the error kind it got.

@@ -36,12 +36,12 @@ func BenchmarkPoolQuery(b *testing.B) {
 	engine := query.NewEngine(live)
 	type runner struct {
 		name string
-		run  func(context.Context, *schema.Dataset, string) (*query.Result, error)
+		run  worker.QueryFunc
 	}
 	runners := []runner{{"engine", engine.Query}}
 	// A worker as `ctool query` starts it (DuckDB's threads per core) and as `ctool mcp` does.
 	for _, threads := range []int{0, mcpserver.WorkerThreads} {
-		cmd, err := worker.Command(worker.Options{DB: db, Threads: threads, Warm: true})
+		cmd, err := worker.Command(worker.Options{DB: db, Threads: threads, WarmUp: true, LearnShapes: true, PurgeIdle: true})
 		if err != nil {
 			b.Fatal(err)
 		}
