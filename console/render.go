@@ -3,6 +3,7 @@ package console
 import (
 	"bytes"
 	"fmt"
+	"github.com/azabudai/ctool/internal/loopback"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -10,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/azabudai/ctool/mcpserver"
 )
 
 // page is what every template gets: the language, the navigation, and the page's own data.
@@ -228,7 +227,7 @@ func (p *page) Age(t, now time.Time) string {
 }
 
 // hostIsLoopback reports a Host header naming this machine only.
-func hostIsLoopback(host string) bool { return host != "" && mcpserver.IsLoopback(host) }
+func hostIsLoopback(host string) bool { return host != "" && loopback.Is(host) }
 
 // fileName is a Content-Disposition file name made only of safe characters: the dataset's name, the
 // build and the format; nothing a visitor typed.

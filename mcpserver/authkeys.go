@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/azabudai/ctool/internal/loopback"
 	"io"
 	"net/http"
 	"net/url"
@@ -49,7 +50,7 @@ func checkIssuer(issuer string) error {
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
 		return fmt.Errorf("%q has a query or fragment", issuer)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Host)) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && loopback.Is(u.Host)) {
 		return fmt.Errorf("%q is not https (plain http only on a loopback address)", issuer)
 	}
 	return nil

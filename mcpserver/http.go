@@ -1,11 +1,10 @@
 package mcpserver
 
 import (
+	"github.com/azabudai/ctool/internal/loopback"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -67,19 +66,5 @@ func localPage(r *http.Request) bool {
 		return false
 	}
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && isLoopback(local.String()) && isLoopback(u.Host)
-}
-
-// isLoopback reports whether a host or host:port names this machine only: localhost or a loopback IP.
-func isLoopback(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
+	return ok && loopback.Is(local.String()) && loopback.Is(u.Host)
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"github.com/azabudai/ctool/internal/loopback"
 	"io"
 	"net"
 	"time"
@@ -86,7 +87,7 @@ func Run(ctx context.Context, c Config) error {
 			return err
 		}
 		defer auth.close()
-	} else if c.HTTP != "" && !isLoopback(c.HTTP) {
+	} else if c.HTTP != "" && !loopback.Is(c.HTTP) {
 		log.warning("--http " + c.HTTP + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
 	pool, err := startPool(ctx, c.DB, log, metrics)
@@ -116,7 +117,7 @@ func (c Config) check() error {
 		if _, _, err := net.SplitHostPort(c.HTTP); err != nil {
 			return ctool.Errorf(ctool.KindUsage, "--http %s: want host:port, e.g. 127.0.0.1:8765", c.HTTP)
 		}
-		if !isLoopback(c.HTTP) && !c.AllowRemote && c.Auth == nil {
+		if !loopback.Is(c.HTTP) && !c.AllowRemote && c.Auth == nil {
 			return ctool.Errorf(ctool.KindUsage, "--http %s is not a loopback address: anyone who can reach it could query the data and read profiles", c.HTTP).
 				WithHint("ctool mcp --http 127.0.0.1:8765, or add --auth-issuer and --resource, or --allow-remote behind your own authentication")
 		}
@@ -129,7 +130,7 @@ func (c Config) check() error {
 		if c.Metrics == c.HTTP && port != "0" {
 			return ctool.Errorf(ctool.KindUsage, "--metrics %s: give it an address of its own, not the --http one", c.Metrics)
 		}
-		if !isLoopback(c.Metrics) && !c.AllowRemote {
+		if !loopback.Is(c.Metrics) && !c.AllowRemote {
 			return ctool.Errorf(ctool.KindUsage, "--metrics %s is not a loopback address", c.Metrics).
 				WithHint("ctool mcp --metrics 127.0.0.1:9465, or add --allow-remote (with --http) for a scraper on another machine")
 		}

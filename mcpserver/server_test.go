@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/azabudai/ctool/internal/loopback"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -214,7 +215,7 @@ func TestIsLoopback(t *testing.T) {
 		"127.0.0.1:8765": true, "127.1.2.3:0": true, "localhost:80": true, "LOCALHOST": true, "[::1]:8765": true, "::1": true,
 		"0.0.0.0:8765": false, ":8765": false, "192.0.2.1:80": false, "example.com:80": false, "[::]:80": false, "": false,
 	} {
-		if got := isLoopback(addr); got != want {
+		if got := loopback.Is(addr); got != want {
 			t.Errorf("IsLoopback(%q) = %v, want %v", addr, got, want)
 		}
 	}

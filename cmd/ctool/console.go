@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/azabudai/ctool/internal/loopback"
 	"log/slog"
 	"net"
 	"net/textproto"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/console"
-	"github.com/azabudai/ctool/mcpserver"
 	"github.com/urfave/cli/v2"
 )
 
@@ -78,7 +78,7 @@ func (e *env) consoleOptions(c *cli.Context) (*consoleOptions, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, usageError("--http %s: want host:port, e.g. %s", addr, defaultConsoleAddr)
 	}
-	if !mcpserver.IsLoopback(addr) && !c.Bool("allow-remote") {
+	if !loopback.Is(addr) && !c.Bool("allow-remote") {
 		return nil, usageError("--http %s is not a loopback address: anyone who can reach it could read the data", addr).
 			WithHint("ctool console --http " + defaultConsoleAddr + ", or add --allow-remote behind an authenticating proxy")
 	}
@@ -123,7 +123,7 @@ func runConsole(ctx context.Context, opts *consoleOptions) error {
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
 	srv, err := console.New(console.Config{DB: opts.db, Against: opts.against, Input: opts.input, IdentityHeader: opts.identity,
-		Loopback: mcpserver.IsLoopback(opts.addr), Log: log, Version: version})
+		Loopback: loopback.Is(opts.addr), Log: log, Version: version})
 	if err != nil {
 		return ctool.Errorf(ctool.KindInternal, "console: %w", err)
 	}
@@ -132,7 +132,7 @@ func runConsole(ctx context.Context, opts *consoleOptions) error {
 	if err != nil {
 		return err
 	}
-	if !mcpserver.IsLoopback(opts.addr) && opts.identity == "" {
+	if !loopback.Is(opts.addr) && opts.identity == "" {
 		log.Warn("--http " + opts.addr + " is reachable from other machines and trusts no identity header: put an authenticating proxy in front and name its header with --identity-header")
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
