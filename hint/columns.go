@@ -38,6 +38,12 @@ func (c publicColumn) expr() guard.SQL {
 	return col
 }
 
+// freeText reports whether the column holds words people wrote (names, descriptions), as opposed to
+// a label, a flag, a date or JSON: only a value close to the words searched for is worth showing.
+func (c publicColumn) freeText() bool {
+	return !c.label && !c.list && !c.json && (c.kind == schema.Text || c.typ == "VARCHAR")
+}
+
 // shown is the column as the hint names it.
 func (c publicColumn) shown() string {
 	if c.wrap != "" {

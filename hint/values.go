@@ -9,7 +9,9 @@ import (
 )
 
 // Values: what the column of a condition that matches no row holds instead: the values closest to
-// what the query wrote (suggest.go), or all of them when they are few, or an example.
+// what the query wrote (suggest.go), or all of them when they are few and the column is no free text
+// (a label, a flag, a JSON field), or that it is free text. It never offers a name or a text unrelated
+// to the words the query searched for.
 const Values Kind = "values"
 
 var heldValues = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint {
@@ -29,12 +31,12 @@ var heldValues = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hin
 	switch {
 	case len(n.close) > 0:
 		text = "closest values of " + subject + ": " + quoteList(n.close) + " (compare with the value as stored)"
-	case n.complete && len(n.values) <= smallVocabulary && !longText(n.values):
+	case n.complete && len(n.values) <= smallVocabulary && !longText(n.values) && !c.col.freeText():
 		text = subject + " holds only: " + quoteList(n.values)
 	case longText(n.values):
-		text = subject + " is free text, e.g. " + quoteSQL(clipText(shortest(n.values), 60)) + "; try a shorter LIKE '%word%'"
+		text = subject + " is free text; try a shorter LIKE '%word%'"
 	default:
-		text = "nothing in " + subject + " is close to it, e.g. " + quoteList(n.values[:min(3, len(n.values))])
+		text = "nothing in " + subject + " is close to it"
 	}
 	return []Hint{{Kind: Values, Condition: c.text, Text: text}}
 }}
@@ -137,14 +139,4 @@ func longText(values []string) bool {
 		}
 	}
 	return false
-}
-
-func shortest(values []string) string {
-	best := values[0]
-	for _, v := range values[1:] {
-		if len(v) < len(best) {
-			best = v
-		}
-	}
-	return best
 }
