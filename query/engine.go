@@ -37,8 +37,8 @@ type Result struct {
 	// columns hold instead, the dates the build holds, the conditions that never meet (hint.Explain,
 	// rendered). Empty when rows were found.
 	Hint string
-	// Note is a remark on what was found, with rows or without: stores of unknown hours for a query
-	// over store_hours (hint.Notes, rendered).
+	// Note is a remark on what was found, with rows or without: the stores of unknown hours that a
+	// query over store_hours would let through (hint.Notes, rendered).
 	Note string `json:",omitempty"`
 	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
 	Build string `json:",omitempty"`
