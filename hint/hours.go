@@ -2,7 +2,6 @@ package hint
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"io"
@@ -31,6 +30,12 @@ const (
 	hoursMacro     = schema.MacroIsOpen
 )
 
+// The stores of unknown hours: how many, and the first maxNamed names.
+const (
+	countUnknown = "SELECT count(*) FROM stores_typed WHERE NOT hours_known"
+	firstUnknown = "SELECT store_name FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT 5"
+)
+
 // Notes are the remarks on q's answer, with rows or without: the stores of unknown hours that would
 // pass its other conditions, for a query that reads store_hours or is_open.
 func Notes(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []Hint {
@@ -39,65 +44,48 @@ func Notes(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []Hint 
 	if !strings.Contains(lower, hoursRelation) && !strings.Contains(lower, hoursMacro) {
 		return nil
 	}
-	row, err := cache.row(ctx, conn, guard.Const("SELECT count(*) FROM stores_typed WHERE NOT hours_known"), 1)
+	row, err := cache.row(ctx, conn, guard.Const(countUnknown), 1)
 	if err != nil {
 		return nil // a build from before hours_known
 	}
 	if n, err := strconv.Atoi(row[0].String); err != nil || n == 0 {
 		return nil
 	}
-	policy := guard.ForDataset(q.Dataset)
-	key := "unknown hours\x00" + strings.Join(policy.Hidden, ",") + "\x00" + q.Text
-	if kept, ok := cache.answer(key); ok && len(kept) == 1 {
-		return noteOf(kept[0].String)
+	// Not kept in the build's cache: it is one query's, and would crowd out what every call reads.
+	if text := unknownHoursNote(ctx, conn, cache, q); text != "" {
+		return []Hint{{Kind: UnknownHours, Text: text}}
 	}
-	text, keep := unknownHoursNote(ctx, conn, cache, q, policy)
-	if keep && ctx.Err() == nil {
-		cache.keep(key, []sql.NullString{{String: text, Valid: true}})
-	}
-	return noteOf(text)
+	return nil
 }
 
-func noteOf(text string) []Hint {
-	if text == "" {
-		return nil
-	}
-	return []Hint{{Kind: UnknownHours, Text: text}}
-}
-
-// unknownHoursNote is the note for q ("" for none); keep says whether it depends on the build's data
-// alone, so the cache may keep it.
-func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q Query, policy guard.Policy) (note string, keep bool) {
+// unknownHoursNote is the note for q, "" for none.
+func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) string {
 	stmt := q.Statement
 	if stmt == nil {
 		var err error
 		if stmt, err = guard.Parse(ctx, conn, q.Text); err != nil {
-			return "", false
+			return ""
 		}
 	}
-	whole := guard.Whole(stmt)
-	if !readsHours(whole) {
-		return "", true // the words were in a string or a comment
+	if !readsHours(guard.Whole(stmt)) {
+		return "" // the words were in a string or a comment
 	}
-	if passing, ok := passingStores(ctx, conn, cache, stmt, policy); ok {
-		return passing.text(true), !readsClock(whole)
+	if passing, ok := passingStores(ctx, conn, cache, stmt, guard.ForDataset(q.Dataset)); ok {
+		return passing.text(true)
 	}
 	// The query's other conditions could not be run without its hours: every store of unknown hours is
 	// named, as it may be one the query would have found.
-	all, ok := unknownStores(ctx, conn, cache)
-	if !ok {
-		return "", false
-	}
-	return all.text(false), true
+	all, _ := unknownStores(ctx, conn, cache)
+	return all.text(false)
 }
 
 // unknownStores are all the stores of unknown hours, from the build's cache.
 func unknownStores(ctx context.Context, conn *guard.Conn, cache *Cache) (storeList, bool) {
-	names, err := cache.values(ctx, conn, guard.Const("SELECT store_name FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT 5"))
+	names, err := cache.values(ctx, conn, guard.Const(firstUnknown))
 	if err != nil {
 		return storeList{}, false
 	}
-	row, err := cache.row(ctx, conn, guard.Const("SELECT count(*) FROM stores_typed WHERE NOT hours_known"), 1)
+	row, err := cache.row(ctx, conn, guard.Const(countUnknown), 1)
 	if err != nil {
 		return storeList{}, false
 	}
@@ -131,8 +119,9 @@ func (s storeList) text(passing bool) string {
 }
 
 // noteTemplate lists the stores of unknown hours for which a row of the query's FROM passes its
-// other conditions: With puts the query's FROM, its WITH clause and those conditions in the EXISTS,
-// with one ctool_s.store_id = ctool_u.store_id for each stores relation the FROM reads.
+// other conditions (the first maxNamed, and how many): With puts the query's FROM, its WITH clause and
+// those conditions in the EXISTS, with one ctool_s.store_id = ctool_u.store_id for each stores
+// relation the FROM reads.
 const noteTemplate = "SELECT store_name, count(*) OVER () AS n FROM stores_typed AS ctool_u " +
 	"WHERE NOT ctool_u.hours_known AND EXISTS (SELECT 1 WHERE ctool_s.store_id = ctool_u.store_id) " +
 	"ORDER BY ctool_u.store_id LIMIT 5"
@@ -149,9 +138,11 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 		return storeList{}, false
 	}
 	whole := guard.Whole(stmt)
-	if _, ctes := guard.Selects(stmt); ctes[hoursRelation] || ctes[storesRelation] || usesName(whole, "ctool_u") || usesName(whole, "ctool_s") {
+	_, ctes := guard.Selects(stmt)
+	if ctes[hoursRelation] || ctes[storesRelation] || usesName(whole, "ctool_u") || usesName(whole, "ctool_s") {
 		return storeList{}, false // names the statement below gives a meaning of its own
 	}
+	stores := func(t guard.Table) bool { return isStoresTable(t) && !ctes[strings.ToLower(t.Name)] }
 	hoursTables := map[string]bool{}
 	from, ok := top.From().Without(func(t guard.Table) bool {
 		if isHoursTable(t) {
@@ -180,7 +171,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 		}
 		kept = append(kept, part)
 	}
-	if t, one := from.Table(); one && isStoresTable(t) && len(kept) == 0 {
+	if t, one := from.Table(); one && stores(t) && len(kept) == 0 {
 		return unknownStores(ctx, conn, cache) // every store has a row there, and nothing else is asked of it
 	}
 	tmpl, ok := guard.Template(ctx, conn, noteTemplate)
@@ -197,7 +188,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	}
 	var same []guard.Expr
 	for _, t := range from.Tables() {
-		if isStoresTable(t) {
+		if stores(t) {
 			same = append(same, inner.Where().Renamed("ctool_s", t.Qualifier()))
 		}
 	}
@@ -298,11 +289,6 @@ func usesName(w walker, name string) bool {
 		return ok && (strings.EqualFold(t.Name, name) || strings.EqualFold(t.Alias, name)) ||
 			len(names) == 2 && strings.EqualFold(names[0], name)
 	})
-}
-
-// readsClock reports whether w reads the current time.
-func readsClock(w walker) bool {
-	return finds(w, func(x guard.Expr) bool { return clockFunctions[strings.ToLower(x.Function())] })
 }
 
 // finds reports whether f holds for a node of w.

@@ -35,6 +35,7 @@ func TestPassingStores(t *testing.T) {
 		{"SELECT s.store_name FROM stores s JOIN store_hours h ON h.store_id = s.store_id JOIN products p ON p.store_id = h.store_id", "not run"},
 		{"SELECT ctool_u.store_name FROM stores ctool_u WHERE is_open(store_id, tokyo_now())", "not run"},
 		{"WITH stores_typed AS (SELECT * FROM stores) SELECT store_name FROM stores_typed WHERE is_open(store_id, tokyo_now())", "not run"},
+		{"WITH stores AS (SELECT * FROM stores_typed WHERE category = 'cafe') SELECT store_name FROM stores WHERE is_open(store_id, tokyo_now())", "not run"},
 		{"SELECT store_id FROM store_hours UNION SELECT store_id FROM stores", "not run"},
 		{"SELECT e.event_name FROM events e, store_hours h WHERE h.day = 'monday'", "not run"},
 	} {
