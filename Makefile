@@ -64,7 +64,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
 	$(GO) test -run='^$$' -fuzz=FuzzArgument -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
-	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
+	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./hint/
 	$(GO) test -run='^$$' -fuzz=FuzzIDKeeper -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
 
 bench: bench-ingest bench-validate bench-query bench-console

@@ -9,7 +9,7 @@
 // only two kinds: the guard's checked statement (Run), and ctool's own SQL (SQL: constants, the
 // identifiers schema/ defines and numbers), in which anything from outside is a bound argument. No
 // other type can reach a connection, so text that DuckDB or anything else derived from an agent's
-// query runs only after Check has accepted it (the hints' counts: parts.go); TestOnePathToTheEngine
+// query runs only after Check has accepted it (the hints' counts: read_derive.go); TestOnePathToTheEngine
 // fails when code anywhere else sends SQL. Below both, a reader's connection lets DuckDB refuse every
 // statement that is not one SELECT (prepared.SelectOnly), so nothing a call could try would leave a
 // temporary object, a variable, a setting or an attached database for the next (database/session.go).

@@ -1,11 +1,14 @@
 package guard
 
-// Reading a parsed query for the hints of an empty result (parts.go builds counts on it). The reader
-// uses only the node kinds and fields the walk's specs name (TestReaderReadsWhatTheWalkKnows holds it
-// to them), so an AST that a DuckDB release changes fails the guard's tests instead of silencing the
-// hints.
+// The one reader of a parsed query, for code that reads a query the guard accepted (the hints, hint/):
+// the tree is the guard's own parse (Checked.Statement, Parse), read through values that cannot change
+// it; read_derive.go writes statements from its pieces, which run only once Check accepted them. The
+// reader uses only the node kinds and fields the walk's specs name (TestReaderReadsWhatTheWalkKnows
+// holds it to them), so an AST that a DuckDB release changes fails the guard's tests instead of
+// silencing the hints.
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -133,9 +136,54 @@ func (e Expr) Walk(f func(Expr) bool) {
 	}
 }
 
+// Contains reports whether f is e or one of the expressions under it (the same node of the same tree,
+// not an equal one).
+func (e Expr) Contains(f Expr) bool {
+	if f.o == nil {
+		return false
+	}
+	target := reflect.ValueOf(f.o).UnsafePointer()
+	found := false
+	e.Walk(func(x Expr) bool {
+		found = reflect.ValueOf(x.o).UnsafePointer() == target
+		return !found
+	})
+	return found
+}
+
+// Table is the table a node names when it is one in a FROM clause (Walk visits those too).
+func (e Expr) Table() (Table, bool) {
+	if e.o == nil || e.o["type"] != "BASE_TABLE" {
+		return Table{}, false
+	}
+	return tableOf(e.o), true
+}
+
+// Subquery is the SELECT of a subquery expression (EXISTS, IN, a scalar subquery); ok is false for
+// anything else, and for a subquery that is a set operation.
+func (e Expr) Subquery() (Select, bool) {
+	if e.o == nil || astStr(e.o, "class") != "SUBQUERY" {
+		return Select{}, false
+	}
+	stmt, _ := e.o["subquery"].(astObj)
+	return TopSelect(stmt)
+}
+
 // Table is a table named in a FROM clause.
 type Table struct {
 	Name, Alias, Schema, Catalog string
+}
+
+// Qualifier is how the query's columns name the table: its alias, or its name.
+func (t Table) Qualifier() string {
+	if t.Alias != "" {
+		return t.Alias
+	}
+	return t.Name
+}
+
+func tableOf(m astObj) Table {
+	return Table{Name: astStr(m, "table_name"), Alias: astStr(m, "alias"), Schema: astStr(m, "schema_name"), Catalog: astStr(m, "catalog_name")}
 }
 
 // Select is one SELECT of a parsed statement.
@@ -144,8 +192,53 @@ type Select struct{ o astObj }
 // Where is the SELECT's WHERE clause (the zero Expr when it has none).
 func (s Select) Where() Expr { return exprOf(s.o["where_clause"]) }
 
+// AndParts are the AND parts of the SELECT's WHERE clause (one part when it is no AND; none without
+// a WHERE clause).
+func (s Select) AndParts() []Expr {
+	var parts []Expr
+	var flatten func(e Expr)
+	flatten = func(e Expr) {
+		if e.Op() == OpAnd {
+			for _, c := range e.Args() {
+				flatten(c)
+			}
+			return
+		}
+		parts = append(parts, e)
+	}
+	if w := s.Where(); w.Valid() {
+		flatten(w)
+	}
+	return parts
+}
+
+// List is the SELECT's select list.
+func (s Select) List() []Expr {
+	list, _ := s.o["select_list"].([]any)
+	out := make([]Expr, len(list))
+	for i, e := range list {
+		out[i] = exprOf(e)
+	}
+	return out
+}
+
+// WithClause is the SELECT's own WITH clause, to walk (the zero Expr when the node has none).
+func (s Select) WithClause() Expr { return exprOf(s.o["cte_map"]) }
+
+// From is the SELECT's FROM clause.
+func (s Select) From() From {
+	o, _ := s.o["from_table"].(astObj)
+	return From{o}
+}
+
 // Tables lists the tables its FROM clause names, through joins (never inside subqueries).
-func (s Select) Tables() []Table {
+func (s Select) Tables() []Table { return s.From().Tables() }
+
+// From is the FROM clause of a SELECT; the zero From is none.
+type From struct{ o astObj }
+
+// Tables lists the tables the FROM clause names, through joins (never inside subqueries).
+func (f From) Tables() []Table {
 	var out []Table
 	var visit func(v any)
 	visit = func(v any) {
@@ -158,12 +251,24 @@ func (s Select) Tables() []Table {
 			visit(m["left"])
 			visit(m["right"])
 		case "BASE_TABLE":
-			out = append(out, Table{Name: astStr(m, "table_name"), Alias: astStr(m, "alias"), Schema: astStr(m, "schema_name"), Catalog: astStr(m, "catalog_name")})
+			out = append(out, tableOf(m))
 		}
 	}
-	visit(s.o["from_table"])
+	visit(f.o)
 	return out
 }
+
+// Table is the FROM clause's table when it is one table and nothing else.
+func (f From) Table() (Table, bool) {
+	if f.o == nil || f.o["type"] != "BASE_TABLE" {
+		return Table{}, false
+	}
+	return tableOf(f.o), true
+}
+
+// Walk calls f on every node of the FROM clause, tables, join conditions and subqueries included, as
+// Expr.Walk does.
+func (f From) Walk(fn func(Expr) bool) { Expr(f).Walk(fn) }
 
 // CTEs names, lower-cased, the CTEs of this SELECT's own WITH clause.
 func (s Select) CTEs() map[string]bool {
@@ -171,6 +276,9 @@ func (s Select) CTEs() map[string]bool {
 	addCTEs(s.o, ctes)
 	return ctes
 }
+
+// Whole is the whole statement as one node, to Walk.
+func Whole(stmt map[string]any) Expr { return Expr{stmt} }
 
 // TopSelect is the statement's query when it is a plain SELECT (not a set operation).
 func TopSelect(stmt map[string]any) (Select, bool) {

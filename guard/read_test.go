@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -60,6 +61,8 @@ func TestReaderReadsWhatTheWalkKnows(t *testing.T) {
 		specHas(fromSpecs["BASE_TABLE"], "table_name", "alias", "schema_name", "catalog_name"),
 		specHas(withSpec, "map"),
 		specHas(cteEntry, "key"),
+		specHas(exprSpecs["SUBQUERY"], "subquery"),
+		specHas(statementSpec, "node", "named_param_map"),
 	} {
 		if err != nil {
 			t.Error(err)
@@ -129,38 +132,123 @@ func describe(e Expr) string {
 	return "?"
 }
 
-func TestCounterBuildsFromParts(t *testing.T) {
+// TestDerivedStatements: statements written from a query's pieces come back from DuckDB as SQL that
+// runs only as a checked query, and writing them changes neither the query's tree nor the template's.
+func TestDerivedStatements(t *testing.T) {
+	ctx := context.Background()
 	conn := standIn(t)
-	stmt, err := Parse(context.Background(), conn, "WITH w AS (SELECT 1) SELECT name FROM stores WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1")
+	const q = "WITH w AS (SELECT 1) SELECT name FROM stores s WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1"
+	stmt, err := Parse(ctx, conn, q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	before, _ := json.Marshal(stmt)
 	s, _ := TopSelect(stmt)
 	parts := s.AndParts()
 	if len(parts) != 3 {
 		t.Fatalf("%d AND parts, want 3", len(parts))
 	}
-	c, ok := NewCounter(context.Background(), conn, s, ForDataset(schema.Stores))
+	count, ok := Template(ctx, conn, "SELECT count(*)")
 	if !ok {
-		t.Fatal("no counter")
+		t.Fatal("no template")
 	}
-	var got []string
-	for _, p := range parts {
-		text, ok := c.Condition(p)
-		got = append(got, fmt.Sprintf("%s %v", text, ok))
+	tmpl, ok := Template(ctx, conn, "SELECT x.name FROM stores AS x WHERE EXISTS (SELECT 1 WHERE ctool_s.n = x.n)")
+	if !ok {
+		t.Fatal("no template")
 	}
-	count, ok := c.Count([]Expr{parts[0], parts[2]})
-	if ok && count.run.text != wrapper(1) {
-		t.Errorf("the count runs as %q, not as a checked query", count.run.text)
+	exists := tmpl.Where()
+	inner, ok := exists.Subquery()
+	if !ok {
+		t.Fatal("the template's EXISTS has no SELECT")
 	}
-	got = append(got, fmt.Sprintf("%s %v", count.args[0], ok))
+	renamed := s.From().Renamed(func(tb Table) string {
+		if tb.Name == "stores" {
+			return "products"
+		}
+		return ""
+	})
+	sels := []Select{
+		count.With(Pieces{From: s.From(), CTEs: s, Where: And(parts[0], parts[2])}),
+		count.With(Pieces{From: s.From(), CTEs: s, List: append(append([]Expr{}, parts...), count.List()...), GroupAll: true}),
+		count.With(Pieces{Where: parts[1]}),
+		tmpl.With(Pieces{Where: exists.WithSubquery(inner.With(Pieces{From: renamed, Where: Or(parts[0], inner.Where().Renamed("CTOOL_S", "s"))}))}),
+	}
+	texts, ok := Deparse(ctx, conn, sels...)
+	if !ok {
+		t.Fatal("DuckDB could not write them back")
+	}
 	want := []string{
-		"category = 'cafe' true",
-		"(\"name\" ~~ 'A%') OR (\"name\" = 'B') true",
-		"n > 1 true",
-		"WITH w AS (SELECT 1)SELECT count_star() FROM stores WHERE ((category = 'cafe') AND (n > 1)) true",
+		"WITH w AS (SELECT 1)SELECT count_star() FROM stores AS s WHERE ((category = 'cafe') AND (n > 1))",
+		`WITH w AS (SELECT 1)SELECT (category = 'cafe'), (("name" ~~ 'A%') OR ("name" = 'B')), (n > 1), count_star() FROM stores AS s GROUP BY ALL`,
+		`SELECT count_star() WHERE (("name" ~~ 'A%') OR ("name" = 'B'))`,
+		`SELECT x."name" FROM stores AS x WHERE EXISTS(SELECT 1 FROM products AS s WHERE ((category = 'cafe') OR (s.n = x.n)))`,
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
+	}
+	checked, err := Check(ctx, conn, texts[0], ForDataset(schema.Stores), 1)
+	if err != nil || checked.run.text != wrapper(1) || checked.args[0] != texts[0] {
+		t.Errorf("the count runs as %v %v, not as a checked query (%v)", checked, err, err)
+	}
+	if after, _ := json.Marshal(stmt); string(after) != string(before) {
+		t.Error("writing the statements changed the query's tree")
+	}
+	if again, _ := Template(ctx, conn, "SELECT count(*)"); len(again.List()) != 1 || again.Where().Valid() {
+		t.Error("writing the statements changed the template")
+	}
+}
+
+// TestContains: a node is found in the tree it belongs to, through subqueries, and an equal node of
+// another tree is not.
+func TestContains(t *testing.T) {
+	conn := standIn(t)
+	const q = "SELECT 1 FROM stores WHERE n IN (SELECT n FROM stores WHERE category = 'x') AND category = 'x'"
+	a, _ := Parse(context.Background(), conn, q)
+	b, _ := Parse(context.Background(), conn, q)
+	sa, _ := TopSelect(a)
+	sb, _ := TopSelect(b)
+	pa, pb := sa.AndParts(), sb.AndParts()
+	inner, ok := pa[0].Subquery() // IN (SELECT ...) is a subquery of type ANY
+	if !ok {
+		t.Fatal("no subquery")
+	}
+	switch {
+	case !pa[0].Contains(inner.Where()):
+		t.Error("a subquery's WHERE is not found in its part")
+	case pa[1].Contains(inner.Where()):
+		t.Error("found in the wrong part")
+	case pa[1].Contains(pb[1]) || !pa[1].Contains(pa[1]):
+		t.Error("Contains compares values, not nodes")
+	}
+}
+
+// TestFromWithout: a table left out of a join takes its join condition with it; a FROM of that table
+// alone is none.
+func TestFromWithout(t *testing.T) {
+	ctx := context.Background()
+	conn := standIn(t)
+	count, _ := Template(ctx, conn, "SELECT count(*)")
+	for _, tc := range []struct{ q, want string }{
+		{"SELECT 1 FROM stores s JOIN products p ON p.n = s.n", "SELECT count_star() FROM stores AS s"},
+		{"SELECT 1 FROM products p JOIN stores s ON p.n = s.n JOIN stores t USING (n)", "SELECT count_star() FROM stores AS s INNER JOIN stores AS t USING (n)"},
+		{"SELECT 1 FROM stores s, (SELECT * FROM products) p", "SELECT count_star() FROM stores AS s , (SELECT * FROM products) AS p"},
+		{"SELECT 1 FROM products", ""},
+	} {
+		stmt, err := Parse(ctx, conn, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := TopSelect(stmt)
+		from, ok := s.From().Without(func(t Table) bool { return t.Name == "products" })
+		if !ok {
+			if tc.want != "" {
+				t.Errorf("%s: no table left", tc.q)
+			}
+			continue
+		}
+		texts, ok := Deparse(ctx, conn, count.With(Pieces{From: from}))
+		if !ok || texts[0] != tc.want {
+			t.Errorf("%s: without products\n%q\nwant\n%q", tc.q, texts, tc.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/hint"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -33,10 +34,11 @@ type Result struct {
 	Truncated bool     // more rows matched than were returned
 	Omitted   []string // hidden columns left out of the result by name
 	// Hint explains an empty result: the conditions that match no row by themselves and what their
-	// columns hold instead (see probe.go). Empty when rows were found.
+	// columns hold instead, the dates the build holds, the conditions that never meet (hint.Explain,
+	// rendered). Empty when rows were found.
 	Hint string
-	// Note is a remark on what was found, with rows or without: stores of unknown hours for a query
-	// over store_hours (hint_hours.go).
+	// Note is a remark on what was found, with rows or without: the stores of unknown hours that a
+	// query over store_hours would let through (hint.Notes, rendered).
 	Note string `json:",omitempty"`
 	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
 	Build string `json:",omitempty"`
@@ -45,9 +47,9 @@ type Result struct {
 // Engine runs queries on the current build of a database.
 type Engine struct {
 	live   *database.Live
-	shapes shapes     // proved query shapes (shape.go)
-	once   bool       // the engine answers one query: it learns no shapes
-	hints  hintCaches // what the hints read of each build (hint_cache.go)
+	shapes shapes      // proved query shapes (shape.go)
+	once   bool        // the engine answers one query: it learns no shapes
+	hints  hint.Caches // what the hints read of each build
 }
 
 // NewEngine returns an engine over live.
@@ -95,7 +97,8 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		if hasShape {
 			var ok bool
 			if res, ok = e.byShape(ctx, conn, key, d, shaped); ok {
-				res.Note = unknownHoursNote(ctx, conn, e.hints.of(build), sqlText)
+				q := hint.Query{Text: sqlText, Dataset: d}
+				res.Note = hint.Render(hint.Notes(ctx, conn, e.hints.For(build), q))
 				res.Build = build
 				return nil
 			}
@@ -113,18 +116,19 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			return err
 		})
 		if execErr != nil {
-			return explainError(failure(ctx, withoutExcerpt(execErr, checked.Text())), sqlText)
+			return hint.ExplainError(failure(ctx, withoutExcerpt(execErr, checked.Text())), sqlText)
 		}
 		if err != nil {
 			return err
 		}
-		cache := e.hints.of(build)
+		cache := e.hints.For(build)
+		q := hint.Query{Text: sqlText, Statement: checked.Statement(), Dataset: d}
 		if len(res.Rows) == 0 {
-			res.Hint = explainEmpty(ctx, conn, cache, checked.Statement(), sqlText, policy) // the rows are closed: the probes use the same connection
+			res.Hint = hint.Render(hint.Explain(ctx, conn, cache, q)) // the rows are closed: the hints use the same connection
 		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res)
 		}
-		res.Note = unknownHoursNote(ctx, conn, cache, sqlText)
+		res.Note = hint.Render(hint.Notes(ctx, conn, cache, q))
 		res.Build = build
 		return nil
 	})
@@ -198,7 +202,7 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 
 func refusal(r *guard.Rejection) *ctool.Error {
 	if r.Parse != "" {
-		return parseError(r)
+		return hint.ParseError(r)
 	}
 	return &ctool.Error{Kind: ctool.KindRefused, Message: r.Error(), Err: r}
 }

@@ -28,7 +28,7 @@ type shapeVerdict struct{ run *guard.Checked }
 type shapes struct {
 	mu       sync.Mutex
 	verdicts map[shapeKey]shapeVerdict
-	hits     atomic.Int64 // queries answered by a shape's statement (for tests and benchmarks)
+	hits     atomic.Int64 // queries answered by a shape's statement (for tests and benchmarks: export_test.go)
 }
 
 func (s *shapes) get(k shapeKey) (shapeVerdict, bool) {
@@ -46,9 +46,6 @@ func (s *shapes) put(k shapeKey, v shapeVerdict) {
 	}
 	s.verdicts[k] = v
 }
-
-// ShapeHits reports how many queries the engine answered through a learned shape.
-func (e *Engine) ShapeHits() int64 { return e.shapes.hits.Load() }
 
 // byShape answers the query through its shape's statement when the shape was proved on this build.
 // It answers only with rows: an empty answer needs the hints, and an error the full path's message,

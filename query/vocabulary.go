@@ -9,11 +9,11 @@ import (
 
 // Vocabulary reads the values of every label column (schema.LabelColumns) from the current build,
 // sorted, at most one more than a description lists. It reads only public relations, through the same
-// locked-down connection as queries, once per build: the values are kept with the hints' (hint_cache.go).
+// locked-down connection as queries, once per build: the values are kept with the hints' (hint.Cache).
 func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 	v := schema.Vocabulary{}
 	err := e.onBuild(ctx, func(build string, conn *guard.Conn) error {
-		cache := e.hints.of(build)
+		cache := e.hints.For(build)
 		for _, l := range schema.LabelColumns() {
 			col, rel := guard.MustIdent(l.Column), guard.MustIdent(l.Relation)
 			src := guard.Format("SELECT CAST(%s AS VARCHAR) AS v FROM %s", col, rel)
@@ -21,7 +21,7 @@ func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 				src = guard.Format("SELECT CAST(unnest(%s) AS VARCHAR) AS v FROM %s", col, rel)
 			}
 			// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
-			values, err := cache.values(ctx, conn, guard.Format("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
+			values, err := cache.Values(ctx, conn, guard.Format("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
 			if err != nil {
 				return failure(ctx, err)
 			}
@@ -37,7 +37,7 @@ func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 			for i, k := range d.Key {
 				keys[i] = guard.MustIdent(k)
 			}
-			row, err := cache.row(ctx, conn, guard.Format("SELECT %s FROM %s ORDER BY %s LIMIT 1",
+			row, err := cache.Row(ctx, conn, guard.Format("SELECT %s FROM %s ORDER BY %s LIMIT 1",
 				guard.Join(cols, ", "), guard.MustIdent(d.Table), guard.Join(keys, ", ")), len(cols))
 			if err != nil {
 				continue // an empty table: schema/'s examples stay

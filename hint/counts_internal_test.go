@@ -1,10 +1,11 @@
-package query
+package hint
 
 import (
 	"context"
 	"testing"
 
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -25,16 +26,11 @@ func TestCountAllAsOneAtATime(t *testing.T) {
 		}
 		sel, _ := guard.TopSelect(stmt)
 		parts := sel.AndParts()
-		counter, ok := guard.NewCounter(ctx, conn, sel, guard.ForDataset(schema.Stores))
-		if !ok {
-			t.Fatalf("%s: no counter", q)
-		}
-		batch := &partRunner{ctx: ctx, conn: conn, counter: counter, parts: parts}
-		batch.countAll()
+		batch := newPartRunner(ctx, conn, sel, parts, guard.ForDataset(schema.Stores))
 		if batch.groups == nil || len(batch.texts) != len(parts) {
 			t.Fatalf("%s: the parts were not counted together", q)
 		}
-		alone := &partRunner{ctx: ctx, conn: conn, counter: counter, parts: parts}
+		alone := &partRunner{ctx: ctx, conn: conn, counter: batch.counter, parts: parts}
 		sets := conflictSets(len(parts))
 		for i := range parts {
 			sets = append(sets, []int{i})
@@ -48,6 +44,38 @@ func TestCountAllAsOneAtATime(t *testing.T) {
 			if !ok || got != want {
 				t.Errorf("%s: set %v counts %d together, %d alone (%v)", q, set, got, want, ok)
 			}
+		}
+	}
+}
+
+// TestCounterWritesCheckedStatements: the counts run as checked queries of the text DuckDB writes
+// back from the query's parts, and the parts are named as the query wrote them.
+func TestCounterWritesCheckedStatements(t *testing.T) {
+	ctx := context.Background()
+	conn := guard.NewConn(guardtest.OpenStandIn(t), nil)
+	stmt, err := guard.Parse(ctx, conn, "WITH w AS (SELECT 1) SELECT name FROM stores WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := guard.TopSelect(stmt)
+	parts := sel.AndParts()
+	c, ok := newCounter(ctx, conn, sel, guard.ForDataset(schema.Stores))
+	if !ok {
+		t.Fatal("no counter")
+	}
+	count, ok := c.count([]guard.Expr{parts[0], parts[2]})
+	if !ok || count.Text() != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 2" {
+		t.Fatalf("the count runs as %v, not as a checked query", count)
+	}
+	truths, texts, ok := c.truths(parts)
+	if !ok || truths.Text() != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 28" {
+		t.Fatalf("the truths run as %v, not as a checked query of at most 27 groups", truths)
+	}
+	want := []string{"category = 'cafe'", `("name" ~~ 'A%') OR ("name" = 'B')`, "n > 1"}
+	for i, p := range parts {
+		one, ok := c.condition(p)
+		if !ok || texts[i] != one || one != want[i] {
+			t.Errorf("part %d: %q together, %q alone, want %q", i, texts[i], one, want[i])
 		}
 	}
 }

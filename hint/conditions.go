@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"strings"
@@ -6,15 +6,16 @@ import (
 	"github.com/azabudai/ctool/guard"
 )
 
-// The conditions of a query that the empty-result probes test one by one, read through the guard's
-// reader of the parsed query (guard/read.go).
+// The conditions of a query that the hints look at one by one (nomatch.go and the analyzers after it),
+// read through the guard's reader of the parsed query (guard/read.go).
 
-// maxProbed is the most conditions of one query that are probed.
-const maxProbed = 8
+// maxConditions is the most conditions of one query that are looked at.
+const maxConditions = 8
 
 // condition is one comparison of a public column with constants, as the query wrote it.
 type condition struct {
-	col      probeColumn
+	node     guard.Expr // where the query wrote it
+	col      publicColumn
 	op       string // =, IN, LIKE, ILIKE, GLOB, list_contains, list_has_any, json
 	literals []string
 	path     string // json: the JSON path
@@ -52,14 +53,14 @@ func (c condition) where() (guard.SQL, []any) {
 }
 
 // collectConditions finds the conditions of every SELECT in the statement, each resolved to a public
-// relation's column. CTE names shadow relations, so a table named like a CTE is never probed.
+// relation's column. CTE names shadow relations, so a table named like a CTE is never read.
 func collectConditions(stmt map[string]any) []condition {
 	selects, ctes := guard.Selects(stmt)
 	var out []condition
 	seen := map[string]bool{}
 	for _, s := range selects {
 		for _, c := range conditionsOf(s.Where(), scopeOf(s, ctes)) {
-			if !seen[c.text] && len(out) < maxProbed {
+			if !seen[c.text] && len(out) < maxConditions {
 				seen[c.text] = true
 				out = append(out, c)
 			}
@@ -75,6 +76,17 @@ func conditionsOf(e guard.Expr, scope []scopeEntry) []condition {
 	if !e.Valid() || len(scope) == 0 {
 		return nil
 	}
+	out := conditionOf(e, scope)
+	for i := range out {
+		if !out[i].node.Valid() {
+			out[i].node = e
+		}
+	}
+	return out
+}
+
+// conditionOf is conditionsOf of one expression.
+func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
 	args := e.Args()
 	switch e.Op() {
 	case guard.OpAnd, guard.OpOr:

@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"context"
@@ -10,9 +10,31 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-// A date window outside the data ("this weekend" when the events end in December) looks like "nothing
-// on". The hint gives the range the build holds for each date column of the condition, as ISO dates,
-// and today in Tokyo, so the agent can tell the two apart.
+// Range: a date window outside the data ("this weekend" when the events end in December) looks like
+// "nothing on". For an AND part that matches no row and reads dates or the clock, the hint gives the
+// range the build holds for each date column it reads, as ISO dates, and today in Tokyo, so the agent
+// can tell the two apart; for one that reads numbers, their range. When a condition's hint already
+// named the part, the range comes alone.
+const Range Kind = "range"
+
+var ranges = &analyzer{scope: eachPart, run: func(p *pass, k int) []Hint {
+	part := p.parts[k]
+	if !mayDateHint(part, p.scope) {
+		return nil // reads no data to say so
+	}
+	if n, ok := p.count(k); !ok || n > 0 || !readsColumn(part) {
+		return nil
+	}
+	r := p.rangeOf(k)
+	if r == "" {
+		return nil
+	}
+	text := p.partText(k)
+	if p.named(k) {
+		return []Hint{{Kind: Range, Condition: text, Text: r}}
+	}
+	return []Hint{{Kind: Range, Condition: text, Text: text + " matches no row: " + r}}
+}}
 
 // clockFunctions read the current time.
 var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "today": true, "now": true,
@@ -21,7 +43,7 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *guard.Conn, cache *buildHints, part guard.Expr, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *guard.Conn, cache *Cache, part guard.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
@@ -84,13 +106,13 @@ func mayDateHint(part guard.Expr, scope []scopeEntry) bool {
 var numeric = map[string]bool{"INTEGER": true, "BIGINT": true, "DOUBLE": true, "DECIMAL": true}
 
 // isDate reports whether the column holds dates (dateExpr).
-func isDate(c probeColumn) bool {
+func isDate(c publicColumn) bool {
 	_, ok := dateExpr(c)
 	return ok
 }
 
 // dateExpr is the column as a DATE, for its smallest value; ok is false when it holds no dates.
-func dateExpr(c probeColumn) (expr guard.SQL, ok bool) {
+func dateExpr(c publicColumn) (expr guard.SQL, ok bool) {
 	col := guard.MustIdent(c.name)
 	switch c.typ {
 	case "DATE":
@@ -108,7 +130,7 @@ func dateExpr(c probeColumn) (expr guard.SQL, ok bool) {
 }
 
 // dateExprMax is the column as a DATE for its largest value: a range's end.
-func dateExprMax(c probeColumn, expr guard.SQL) guard.SQL {
+func dateExprMax(c publicColumn, expr guard.SQL) guard.SQL {
 	if c.kind == schema.DateRange {
 		col := guard.MustIdent(c.name)
 		return guard.Format("TRY_CAST(coalesce(nullif(split_part(%s, '/', 2), ''), split_part(%s, '/', 1)) AS DATE)", col, col)

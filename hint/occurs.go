@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"context"
@@ -10,19 +10,30 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-// A label value that does not exist rules out the label, not the thing: "category = 'bar'" finds no
-// bar category, while stores named "BAR ..." are filed as restaurants. The hint says where the word
-// (or another word for it) occurs in the dataset's text columns, or which of them to search.
+// Occurrences: a label value that does not exist rules out the label, not the thing: "category =
+// 'bar'" finds no bar category, while stores named "BAR ..." are filed as restaurants. The hint says
+// where the word (or another word for it) occurs in the dataset's text columns, or which of them to
+// search.
+const Occurrences Kind = "occurrences"
 
 // maxOccurrences is how many text columns a hint names where a word occurs.
 const maxOccurrences = 3
 
-// occurrences is the hint's remark on where a missing label value occurs in text; "" for other columns.
-func occurrences(ctx context.Context, conn *guard.Conn, cache *buildHints, c condition) string {
-	d := c.col.dataset
-	if !c.col.label || d == nil || ctx.Err() != nil {
-		return ""
+var occurrences = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint {
+	c := p.conds[i]
+	if !c.col.label || c.col.dataset == nil || !p.unmatched(i) {
+		return nil
 	}
+	if text := occurs(p.ctx, p.conn, p.cache, c); text != "" {
+		return []Hint{{Kind: Occurrences, Condition: c.text, Text: text}}
+	}
+	return nil
+}}
+
+// occurs says where a label condition's words occur in its dataset's text columns ("" when DuckDB
+// could not count them).
+func occurs(ctx context.Context, conn *guard.Conn, cache *Cache, c condition) string {
+	d := c.col.dataset
 	var cols []string
 	for _, col := range d.Columns {
 		if col.Kind == schema.Text && !col.Label && !col.Hidden && !strings.HasSuffix(col.Name, "_id") && !strings.Contains(col.Name, "url") {
@@ -55,14 +66,14 @@ func occurrences(ctx context.Context, conn *guard.Conn, cache *buildHints, c con
 		subject += " (or " + quoteList(words[1:min(len(words), 4)]) + ")"
 	}
 	if len(hits) == 0 {
-		return fmt.Sprintf("; %s occurs in no text of %s either: search %s for the kind of thing with LIKE '%%word%%'",
+		return fmt.Sprintf("%s occurs in no text of %s either: search %s for the kind of thing with LIKE '%%word%%'",
 			subject, d.Name, strings.Join(cols[:min(3, len(cols))], ", "))
 	}
 	var parts []string
 	for _, h := range hits[:min(maxOccurrences, len(hits))] {
 		parts = append(parts, fmt.Sprintf("%s of %d %s", h.col, h.n, rowNoun(d, h.n)))
 	}
-	return fmt.Sprintf("; %s occurs in %s (search there with LIKE)", subject, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s occurs in %s (search there with LIKE)", subject, strings.Join(parts, ", "))
 }
 
 // countOccurrences is how many rows of table contain any of words in each of cols, counted by DuckDB:
@@ -103,9 +114,7 @@ func searchWords(c condition) []string {
 		}
 	}
 	for _, lit := range c.literals[:min(3, len(c.literals))] {
-		if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
-			lit = likeText(lit, c.op == "GLOB")
-		}
+		lit = c.searched(lit)
 		add(lit)
 		for _, group := range schema.LabelWords {
 			for _, w := range group {

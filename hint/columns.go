@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"strings"
@@ -10,8 +10,8 @@ import (
 
 // The public relations' columns as the hints see them, and a query's column references resolved to them.
 
-// probeColumn is what schema/ says of one column of one public relation.
-type probeColumn struct {
+// publicColumn is what schema/ says of one column of one public relation.
+type publicColumn struct {
 	name     string
 	json     bool // JSON text: the hint shows an example rather than close values
 	list     bool // VARCHAR[]
@@ -25,7 +25,7 @@ type probeColumn struct {
 }
 
 // expr is the column in SQL, inside the query's lower(), upper() or trim().
-func (c probeColumn) expr() guard.SQL {
+func (c publicColumn) expr() guard.SQL {
 	col := guard.MustIdent(c.name)
 	switch c.wrap {
 	case "lower", "lcase":
@@ -38,8 +38,14 @@ func (c probeColumn) expr() guard.SQL {
 	return col
 }
 
+// freeText reports whether the column holds words people wrote (names, descriptions), as opposed to
+// a label, a flag, a date or JSON: only a value close to the words searched for is worth showing.
+func (c publicColumn) freeText() bool {
+	return !c.label && !c.list && !c.json && (c.kind == schema.Text || c.typ == "VARCHAR")
+}
+
 // shown is the column as the hint names it.
-func (c probeColumn) shown() string {
+func (c publicColumn) shown() string {
 	if c.wrap != "" {
 		return c.wrap + "(" + c.name + ")"
 	}
@@ -51,20 +57,20 @@ var wrappers = map[string]bool{"lower": true, "upper": true, "trim": true, "lcas
 
 var (
 	relationsOnce sync.Once
-	relationCols  map[string]map[string]probeColumn // lower-cased relation → lower-cased column
+	relationCols  map[string]map[string]publicColumn // lower-cased relation → lower-cased column
 )
 
 // publicColumns maps every public relation (schema.Relations) to its columns but the hidden ones.
-func publicColumns() map[string]map[string]probeColumn {
+func publicColumns() map[string]map[string]publicColumn {
 	relationsOnce.Do(func() {
-		relationCols = map[string]map[string]probeColumn{}
+		relationCols = map[string]map[string]publicColumn{}
 		for _, r := range schema.Relations() {
-			cols := map[string]probeColumn{}
+			cols := map[string]publicColumn{}
 			for _, c := range r.Columns {
 				if c.Hidden() {
 					continue // never shown in results, so never in a hint either
 				}
-				pc := probeColumn{name: c.Name, relation: r.Name, label: c.Label(), dataset: r.Dataset}
+				pc := publicColumn{name: c.Name, relation: r.Name, label: c.Label(), dataset: r.Dataset}
 				if c.View != nil {
 					pc.list, pc.typ = c.List(), c.Type
 				} else {
@@ -91,7 +97,7 @@ func firstTyped(d *schema.Dataset) string {
 // scopeEntry is one public relation of a FROM clause.
 type scopeEntry struct {
 	name  string // as the query may qualify it: the alias, or the relation's name
-	cols  map[string]probeColumn
+	cols  map[string]publicColumn
 	table string
 }
 
@@ -118,21 +124,21 @@ func scopeOf(s guard.Select, ctes map[string]bool) []scopeEntry {
 
 // resolve finds the public column a column reference names in the scope, inside at most one of the
 // wrappers.
-func resolve(e guard.Expr, scope []scopeEntry) (probeColumn, bool) {
+func resolve(e guard.Expr, scope []scopeEntry) (publicColumn, bool) {
 	if fn := e.Function(); wrappers[strings.ToLower(fn)] {
 		args := e.Args()
 		if len(args) != 1 {
-			return probeColumn{}, false
+			return publicColumn{}, false
 		}
 		c, ok := resolve(args[0], scope)
 		if !ok || c.wrap != "" || c.list || c.json {
-			return probeColumn{}, false
+			return publicColumn{}, false
 		}
 		c.wrap = strings.ToLower(fn)
 		return c, true
 	}
 	if e.Op() != guard.OpColumn {
-		return probeColumn{}, false
+		return publicColumn{}, false
 	}
 	var qual, name string
 	switch parts := e.ColumnNames(); len(parts) {
@@ -141,7 +147,7 @@ func resolve(e guard.Expr, scope []scopeEntry) (probeColumn, bool) {
 	case 2:
 		qual, name = parts[0], parts[1]
 	default:
-		return probeColumn{}, false
+		return publicColumn{}, false
 	}
 	for _, s := range scope {
 		if qual != "" && !strings.EqualFold(qual, s.name) {
@@ -152,5 +158,5 @@ func resolve(e guard.Expr, scope []scopeEntry) (probeColumn, bool) {
 			return c, true
 		}
 	}
-	return probeColumn{}, false
+	return publicColumn{}, false
 }

@@ -1,4 +1,4 @@
-package query_test
+package hint_test
 
 import (
 	"context"
@@ -70,21 +70,30 @@ func TestEmptyHintsOnOtherData(t *testing.T) {
 			}
 		})
 	}
-	// Unknown hours are not closed: an answer over store_hours says how many stores have none.
-	res, err := e.Query(context.Background(), schema.Stores, "SELECT store_name FROM stores s WHERE NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "2 stores have unknown hours (stores_typed.hours_known = false)"; !strings.Contains(res.Note, want) {
-		t.Errorf("note %q, want %q", res.Note, want)
-	}
-	doc := query.Document(res)
-	if b, _ := jsonText(doc); !strings.Contains(b, `"note":"2 stores have unknown hours`) {
-		t.Errorf("the answer lacks the note: %s", b)
-	}
-	res, err = e.Query(context.Background(), schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe'")
-	if err != nil || res.Note != "" {
-		t.Errorf("a query not reading hours has the note %q (%v)", res.Note, err)
+	// Unknown hours are not closed: an answer over store_hours names the stores of unknown hours that
+	// its other conditions let through, and only when there are some.
+	both := "2 stores of unknown hours (stores_typed.hours_known = false) pass the query's other conditions: 'ビストロ ラ・フォンテーヌ', 'セレクトショップ ノード'; " +
+		"they have no store_hours rows and is_open is false for them, which does not mean closed"
+	for _, tt := range []struct{ sql, note string }{
+		{"SELECT store_name FROM stores s WHERE NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')", both},
+		{"SELECT count(DISTINCT store_id) AS n FROM store_hours", both},
+		{"SELECT store_name FROM stores WHERE category = 'restaurant' AND is_open(store_id, TIMESTAMP '2025-10-03 19:30')",
+			"1 store of unknown hours (stores_typed.hours_known = false) passes the query's other conditions: 'ビストロ ラ・フォンテーヌ'; " +
+				"it has no store_hours rows and is_open is false for it, which does not mean closed"},
+		{"SELECT store_name FROM stores WHERE category = 'cafe' AND is_open(store_id, TIMESTAMP '2025-10-03 19:30')", ""},
+		{"SELECT day, opens, closes FROM store_hours WHERE store_name LIKE '%マーケット%'", ""},
+		{"SELECT store_name FROM stores WHERE category = 'cafe'", ""},
+	} {
+		res, err := e.Query(context.Background(), schema.Stores, tt.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Note != tt.note {
+			t.Errorf("%s:\nnote %q\nwant %q", tt.sql, res.Note, tt.note)
+		}
+		if b, _ := jsonText(query.Document(res)); strings.Contains(b, `"note"`) != (tt.note != "") {
+			t.Errorf("%s: the answer's note: %s", tt.sql, b)
+		}
 	}
 }
 

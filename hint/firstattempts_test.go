@@ -1,4 +1,4 @@
-package query_test
+package hint_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"github.com/azabudai/ctool/guard"
 )
 
-// What the hints of an empty answer read of a build's data (a column's values, a date column's
-// range, the text columns the label words are looked for in) is the same on every call until an
+// What the hints read of a build's data (a column's values, a date column's range, the text columns
+// the label words are looked for in, the stores of unknown hours) is the same on every call until an
 // ingest writes a new build: a build file never changes. So it is read once per build, on first use,
-// and kept in the engine beside the build's id. Query workers have little memory: a build's cache
-// holds at most maxHintBytes, and what does not fit is asked of DuckDB on every call, as before.
+// and kept in the engine beside the build's id (the label values of the descriptions are kept with
+// it: query/vocabulary.go). Query workers have little memory: a build's cache holds at most
+// maxHintBytes, and what does not fit is asked of DuckDB on every call.
 
 // maxHintBytes bounds the text one build's cache holds.
 const maxHintBytes = 1 << 20
@@ -30,14 +31,14 @@ const maxHintEntries = 256
 // started before an ingest may still be finishing on.
 const keptBuilds = 2
 
-// hintCaches are an engine's caches, one per build, the newest last.
-type hintCaches struct {
+// Caches are an engine's caches, one per build, the newest last. The zero Caches is ready to use.
+type Caches struct {
 	mu     sync.Mutex
-	builds []*buildHints
+	builds []*Cache
 }
 
-// of returns the cache of the build with id, making it (and dropping the oldest) for a new build.
-func (h *hintCaches) of(id string) *buildHints {
+// For returns the cache of the build with id, making it (and dropping the oldest) for a new build.
+func (h *Caches) For(id string) *Cache {
 	if id == "" {
 		return nil // a build without an id cannot be told from the next: nothing is cached
 	}
@@ -48,16 +49,16 @@ func (h *hintCaches) of(id string) *buildHints {
 			return b
 		}
 	}
-	b := &buildHints{id: id, answers: map[string][]sql.NullString{}, texts: map[string]*textColumns{}}
+	b := &Cache{id: id, answers: map[string][]sql.NullString{}, texts: map[string]*textColumns{}}
 	h.builds = append(h.builds, b)
 	if len(h.builds) > keptBuilds {
-		h.builds = append([]*buildHints{}, h.builds[len(h.builds)-keptBuilds:]...)
+		h.builds = append([]*Cache{}, h.builds[len(h.builds)-keptBuilds:]...)
 	}
 	return b
 }
 
-// buildHints is one build's cache. A nil *buildHints caches nothing: every read goes to DuckDB.
-type buildHints struct {
+// Cache is one build's cache. A nil *Cache caches nothing: every read goes to DuckDB.
+type Cache struct {
 	id string
 
 	mu         sync.Mutex
@@ -68,7 +69,7 @@ type buildHints struct {
 }
 
 // room takes n bytes of the budget, reporting whether they fit. b.mu is held.
-func (b *buildHints) room(n int) bool {
+func (b *Cache) room(n int) bool {
 	if b.size+n > maxHintBytes {
 		return false
 	}
@@ -76,9 +77,20 @@ func (b *buildHints) room(n int) bool {
 	return true
 }
 
+// Values is the one text column of q's rows, for a statement whose answer depends on the build's data
+// alone (no clock, no randomness), answered from the cache once read.
+func (b *Cache) Values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
+	return b.values(ctx, conn, q, args...)
+}
+
+// Row is the one row of such a statement, n columns read as text, from the cache once read.
+func (b *Cache) Row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
+	return b.row(ctx, conn, q, n)
+}
+
 // values is stringsOf for a statement whose answer depends on the build's data alone (no clock, no
 // randomness), answered from the cache once read.
-func (b *buildHints) values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
+func (b *Cache) values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
 	if b == nil {
 		return stringsOf(ctx, conn, q, args...)
 	}
@@ -107,7 +119,7 @@ func (b *buildHints) values(ctx context.Context, conn *guard.Conn, q guard.SQL, 
 
 // row reads the one row of a statement whose answer depends on the build's data alone, n columns
 // read as text, from the cache once read.
-func (b *buildHints) row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
+func (b *Cache) row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
 	if b != nil {
 		if row, ok := b.answer(q.String()); ok && len(row) == n {
 			return row, nil
@@ -127,7 +139,7 @@ func (b *buildHints) row(ctx context.Context, conn *guard.Conn, q guard.SQL, n i
 	return row, nil
 }
 
-func (b *buildHints) answer(key string) ([]sql.NullString, bool) {
+func (b *Cache) answer(key string) ([]sql.NullString, bool) {
 	if b == nil {
 		return nil, false
 	}
@@ -138,7 +150,7 @@ func (b *buildHints) answer(key string) ([]sql.NullString, bool) {
 }
 
 // keep stores an answer if it fits; one that does not is read again next time.
-func (b *buildHints) keep(key string, row []sql.NullString) {
+func (b *Cache) keep(key string, row []sql.NullString) {
 	if b == nil {
 		return
 	}
@@ -196,7 +208,7 @@ func (t *textColumns) count(words []string) []int64 {
 
 // textsOf returns the text columns cols of table, reading them on first use; nil when they do not fit
 // the cache (or could not be read), and the caller asks DuckDB.
-func (b *buildHints) textsOf(ctx context.Context, conn *guard.Conn, table string, cols []string) *textColumns {
+func (b *Cache) textsOf(ctx context.Context, conn *guard.Conn, table string, cols []string) *textColumns {
 	if b == nil {
 		return nil
 	}

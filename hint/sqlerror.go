@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ import (
 
 // The hints of DuckDB's errors: a parser error's likely typo, a column the query's relation lacks.
 
-// parseError is a query DuckDB's parser could not read: the agent has to fix it, nothing was refused.
-func parseError(r *guard.Rejection) *ctool.Error {
+// ParseError is a query DuckDB's parser could not read: the agent has to fix it, nothing was refused.
+func ParseError(r *guard.Rejection) *ctool.Error {
 	hint := "Fix the SQL and send it again: one SELECT, e.g. SELECT store_name FROM stores WHERE category = 'cafe'."
 	if m := nearToken.FindStringSubmatch(r.Parse); m != nil {
 		word := strings.ToUpper(m[1])
@@ -38,9 +38,9 @@ var (
 	}
 )
 
-// explainError adds a hint to DuckDB's binder error for a column the query's relation does not have
+// ExplainError adds a hint to DuckDB's binder error for a column the query's relation does not have
 // but another public relation does (start_date is in events_typed, not events).
-func explainError(err error, sqlText string) error {
+func ExplainError(err error, sqlText string) error {
 	var ce *ctool.Error
 	if !errors.As(err, &ce) || ce.Kind != ctool.KindSQL || ce.Hint != "" {
 		return err

@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"fmt"
@@ -10,15 +10,33 @@ import (
 	"golang.org/x/text/unicode/runenames"
 )
 
-// A near miss that differs from the query only by characters that look alike (an ideographic space for
-// a space, a long-vowel mark for a hyphen) or cannot be seen (a zero-width space) looks identical in
-// a hint: the hint names those characters by code point and Unicode name.
+// LookAlike: a close value that differs from what the query wrote only by characters that look alike
+// (an ideographic space for a space, a long-vowel mark for a hyphen) or cannot be seen (a zero-width
+// space) looks identical in a hint: the hint names those characters by code point and Unicode name,
+// one hint for each such value.
+const LookAlike Kind = "look-alike"
+
+var lookAlike = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint {
+	c := p.conds[i]
+	if c.jsonText() || !p.unmatched(i) {
+		return nil
+	}
+	var out []Hint
+	for _, lit := range c.literals {
+		for _, v := range p.nearValues(i).close {
+			if d := charDifference(c.searched(lit), v); d != "" {
+				out = append(out, Hint{Kind: LookAlike, Condition: c.text, Text: quoteSQL(v) + " has " + d})
+			}
+		}
+	}
+	return out
+}}
 
 // maxNamedChars is how many differing characters a hint names.
 const maxNamedChars = 3
 
-// lookAlike groups characters that are easily typed or read one for another.
-var lookAlike = [][]rune{
+// lookAlikeGroups are characters that are easily typed or read one for another.
+var lookAlikeGroups = [][]rune{
 	{' ', '\u00a0', '\u3000', '\u2002', '\u2003', '\u2009', '\u202f'},
 	{'-', '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\u30fc', '\uff0d', '\uff70', '\u2500'},
 	{'~', '\u301c', '\uff5e', '\u223c'},
@@ -34,7 +52,7 @@ func sameLooking(a, b rune) bool {
 	if unicode.IsSpace(a) && unicode.IsSpace(b) {
 		return true
 	}
-	for _, g := range lookAlike {
+	for _, g := range lookAlikeGroups {
 		if strings.ContainsRune(string(g), a) && strings.ContainsRune(string(g), b) {
 			return true
 		}
@@ -140,25 +158,4 @@ func nearByCharacters(folded string, values []string, n int) []string {
 		out = append(out, f.v)
 	}
 	return out
-}
-
-// lookAlikeNote names the invisible or look-alike characters by which the close values differ from
-// what the query wrote.
-func lookAlikeNote(c condition, close []string) string {
-	var notes []string
-	for _, lit := range c.literals {
-		text := lit
-		if c.op == "LIKE" || c.op == "ILIKE" || c.op == "GLOB" {
-			text = likeText(lit, c.op == "GLOB")
-		}
-		for _, v := range close {
-			if d := charDifference(text, v); d != "" {
-				notes = append(notes, quoteSQL(v)+" has "+d)
-			}
-		}
-	}
-	if len(notes) == 0 {
-		return ""
-	}
-	return "; " + strings.Join(notes, "; ")
 }

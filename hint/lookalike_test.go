@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"reflect"

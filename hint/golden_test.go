@@ -1,4 +1,4 @@
-package query_test
+package hint_test
 
 import (
 	"context"
@@ -67,7 +67,7 @@ var today = regexp.MustCompile(`today in Tokyo is [0-9]{4}-[0-9]{2}-[0-9]{2}`)
 // build and on data unlike it, each query asked twice (the second answer comes from what the first
 // one cached).
 //
-//	go test ./query -run EmptyHintsGolden -update-hints
+//	go test ./hint -run EmptyHintsGolden -update-hints
 func TestEmptyHintsGolden(t *testing.T) {
 	input := t.TempDir()
 	ingesttest.CopyDir(t, ingesttest.SampleInput(t), input, nil)

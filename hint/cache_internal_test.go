@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestTextCountsAsDuckDB(t *testing.T) {
 				cols = append(cols, c.Name)
 			}
 		}
-		b := (&hintCaches{}).of("build")
+		b := (&Caches{}).For("build")
 		texts := b.textsOf(ctx, conn, d.Table, cols)
 		if texts == nil {
 			t.Fatalf("%s: the sample's text does not fit the cache", d.Name)
@@ -64,7 +64,7 @@ func TestTextCountsAsDuckDB(t *testing.T) {
 func TestHintCacheBounded(t *testing.T) {
 	ctx := context.Background()
 	conn := sampleConn(t)
-	b := (&hintCaches{}).of("build")
+	b := (&Caches{}).For("build")
 	for i := range 3 * maxHintEntries {
 		b.keep(fmt.Sprint("statement ", i), []sql.NullString{{String: strings.Repeat("x", 1000), Valid: true}})
 	}
@@ -82,9 +82,9 @@ func TestHintCacheBounded(t *testing.T) {
 
 	// A full cache: the text is not kept, and the hint is DuckDB's count, the same as a cached one's.
 	c := condition{col: publicColumns()["stores"]["category"], op: "=", literals: []string{"pub"}}
-	want := occurrences(ctx, conn, (&hintCaches{}).of("other"), c)
-	full := &buildHints{id: "full", answers: map[string][]sql.NullString{}, texts: map[string]*textColumns{}, size: maxHintBytes - 100}
-	if got := occurrences(ctx, conn, full, c); got != want {
+	want := occurs(ctx, conn, (&Caches{}).For("other"), c)
+	full := &Cache{id: "full", answers: map[string][]sql.NullString{}, texts: map[string]*textColumns{}, size: maxHintBytes - 100}
+	if got := occurs(ctx, conn, full, c); got != want {
 		t.Errorf("with a full cache the hint is\n%s\nwant\n%s", got, want)
 	}
 	if len(full.texts) != 1 {
@@ -102,22 +102,22 @@ func TestHintCacheBounded(t *testing.T) {
 
 // TestHintCachesKeepTwoBuilds: an engine keeps the caches of the current build and the one before it.
 func TestHintCachesKeepTwoBuilds(t *testing.T) {
-	var h hintCaches
-	first := h.of("1")
-	if h.of("1") != first {
+	var h Caches
+	first := h.For("1")
+	if h.For("1") != first {
 		t.Fatal("a build's cache is not reused")
 	}
-	h.of("2")
-	h.of("3")
+	h.For("2")
+	h.For("3")
 	if len(h.builds) != keptBuilds || h.builds[0].id != "2" || h.builds[1].id != "3" {
 		t.Fatalf("kept builds %v, want 2 and 3", ids(h.builds))
 	}
-	if h.of("") != nil {
+	if h.For("") != nil {
 		t.Fatal("a build without an id is cached")
 	}
 }
 
-func ids(bs []*buildHints) []string {
+func ids(bs []*Cache) []string {
 	var out []string
 	for _, b := range bs {
 		out = append(out, b.id)

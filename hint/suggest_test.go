@@ -1,4 +1,4 @@
-package query
+package hint
 
 import (
 	"fmt"
@@ -95,23 +95,5 @@ func TestSuggestLongText(t *testing.T) {
 	}
 	if got := suggest("x", []string{long + "x"}); len(got) != 1 {
 		t.Errorf("a long value containing the literal is still suggested: %q", got)
-	}
-}
-
-// The hint quotes the query's literal and the data's values: on the notes stream, which may be a
-// terminal, control characters are shown escaped.
-func TestWriteHintEscapes(t *testing.T) {
-	var b strings.Builder
-	res := &Result{Hint: "category = '\x1b[31mカフェ' matches no row of stores"}
-	if err := WriteHint(&b, res); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "\x1b") || !strings.HasPrefix(b.String(), "ctool: hint: category = '") {
-		t.Errorf("WriteHint wrote %q", b.String())
-	}
-	b.Reset()
-	res.Rows = [][]any{{"x"}}
-	if WriteHint(&b, res); b.Len() != 0 {
-		t.Errorf("a result with rows got a hint: %q", b.String())
 	}
 }

@@ -1,4 +1,4 @@
-package query_test
+package hint_test
 
 import (
 	"context"
@@ -36,6 +36,14 @@ var hostileAliases = []string{
 func emptyWithAlias(alias string) string {
 	quoted := `"` + strings.ReplaceAll(marker+alias, `"`, `""`) + `"`
 	return "SELECT 1 AS one FROM (SELECT " + quoted + ".* FROM stores AS " + quoted + ") t WHERE length(store_name) > 0 AND store_name IS NULL"
+}
+
+// notedWithAlias is a query over store_hours (so the note writes a statement from it) whose stores
+// relation has the alias, with a star of the alias in the part the note keeps.
+func notedWithAlias(alias string) string {
+	quoted := `"` + strings.ReplaceAll(marker+alias, `"`, `""`) + `"`
+	return "SELECT 1 AS one FROM stores AS " + quoted + " WHERE " + quoted + ".store_id IN (SELECT x.store_id FROM (SELECT " + quoted + ".* FROM stores AS " + quoted +
+		") AS x) AND is_open(" + quoted + ".store_id, TIMESTAMP '2025-10-03 19:30')"
 }
 
 // statementsOf runs q on a fresh engine of path with the statement log on and returns what DuckDB ran
@@ -77,20 +85,21 @@ func unchecked(q string, log []string) []string {
 func TestHintsRunOnlyCheckedStatements(t *testing.T) {
 	path := ingesttest.Build(t, ingesttest.SampleInput(t))
 	for _, alias := range hostileAliases {
-		q := emptyWithAlias(alias)
-		log, res, err := statementsOf(t, path, q)
-		if err != nil {
-			t.Errorf("%q: %v", alias, err)
-			continue
-		}
-		if len(log) == 0 {
-			t.Fatal("the statement log is empty: the test sees nothing")
-		}
-		if bad := unchecked(q, log); len(bad) > 0 {
-			t.Errorf("%q: statements that were not checked reached DuckDB:\n%s", alias, strings.Join(bad, "\n"))
-		}
-		if strings.Contains(res.Hint, "42 rows") || strings.Contains(res.Hint, "planted") {
-			t.Errorf("%q: the hint carries the attacker's numbers: %s", alias, res.Hint)
+		for _, q := range []string{emptyWithAlias(alias), notedWithAlias(alias)} {
+			log, res, err := statementsOf(t, path, q)
+			if err != nil {
+				t.Errorf("%q: %v", alias, err)
+				continue
+			}
+			if len(log) == 0 {
+				t.Fatal("the statement log is empty: the test sees nothing")
+			}
+			if bad := unchecked(q, log); len(bad) > 0 {
+				t.Errorf("%q: statements that were not checked reached DuckDB:\n%s", alias, strings.Join(bad, "\n"))
+			}
+			if strings.Contains(res.Hint, "42 rows") || strings.Contains(res.Hint, "planted") || strings.Contains(res.Note, "planted") {
+				t.Errorf("%q: the answer carries the attacker's numbers: %s %s", alias, res.Hint, res.Note)
+			}
 		}
 	}
 }
@@ -111,17 +120,19 @@ func TestConflictHintStillCounts(t *testing.T) {
 	}
 }
 
-// FuzzHintAliases feeds the hint path adversarial aliases and holds it to the same rule.
+// FuzzHintAliases feeds the hints' and the note's paths adversarial aliases and holds them to the
+// same rule.
 func FuzzHintAliases(f *testing.F) {
 	for _, a := range hostileAliases {
 		f.Add(a)
 	}
 	path := ingesttest.Build(f, ingesttest.SampleInput(f))
 	f.Fuzz(func(t *testing.T, alias string) {
-		q := emptyWithAlias(alias)
-		log, _, _ := statementsOf(t, path, q)
-		if bad := unchecked(q, log); len(bad) > 0 {
-			t.Fatalf("alias %q: statements that were not checked reached DuckDB:\n%s", alias, strings.Join(bad, "\n"))
+		for _, q := range []string{emptyWithAlias(alias), notedWithAlias(alias)} {
+			log, _, _ := statementsOf(t, path, q)
+			if bad := unchecked(q, log); len(bad) > 0 {
+				t.Fatalf("alias %q: statements that were not checked reached DuckDB:\n%s", alias, strings.Join(bad, "\n"))
+			}
 		}
 	})
 }
