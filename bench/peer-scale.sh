@@ -16,8 +16,10 @@
 # Writes bench/results/peer-scale-N.md. Run by `make bench-peer SCALE=N` (or SCALE="1000 100000").
 # Environment: SCALE (sizes, default "1000 100000 1000000"), ROUNDS (3), BLOCKS (6), BLOCK (the most
 # calls in a block, 50), BUDGET (seconds of calls per side and query in a round, 3), WARMUP (20),
-# HTTP_SECONDS (5), CLIENTS (32), CTOOL_FLAGS (added to ctool mcp's command line, e.g. --timeout 30s),
-# REGEN=1, REBUILD=1, PEER_CACHE as bench/peer.sh.
+# HTTP_SECONDS (5), CLIENTS (32), CTOOL_FLAGS (added to ctool mcp's command line; default --timeout 1m,
+# its most, since DBHub stops no query: a slow call on a loaded machine is measured, not cut off at
+# 5 s, which would end the run; CTOOL_FLAGS= keeps ctool's default), REGEN=1, REBUILD=1, PEER_CACHE as
+# bench/peer.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -29,7 +31,7 @@ BUDGET=${BUDGET:-3}
 WARMUP=${WARMUP:-20}
 HTTP_SECONDS=${HTTP_SECONDS:-5}
 CLIENTS=${CLIENTS:-32}
-CTOOL_FLAGS=${CTOOL_FLAGS:-}
+CTOOL_FLAGS=${CTOOL_FLAGS---timeout 1m}
 CACHE=${PEER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctool-peer}
 
 # shellcheck source=bench/lib.sh
@@ -109,7 +111,9 @@ TEXT
 Before timing, every side must return the same rows: the same rows for the counts, the same prices for
 the price range (which of the tied rows a LIMIT keeps may differ), ten rows for the search.
 
-- ctool mcp: its guard and a query worker per call (one DuckDB thread), as in production.
+- ctool mcp: its guard and a query worker per call (one DuckDB thread), as in production, with the
+  flags of the command below (by default `--timeout 1m`: DBHub stops no query, and ctool's default
+  5 s limit cuts off the slowest calls under load, over HTTP most of all).
 - DBHub: execute_sql, read-only, max_rows = 10, on a SQLite copy of the build: the same tables, and
   products_typed as a table of the values ctool's build holds; indexes on products and products_typed
   tag and store_id and products_typed price_yen, then ANALYZE.
