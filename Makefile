@@ -102,9 +102,11 @@ bench-mcp: build
 bench-load: build
 	bench/load.sh
 
-# Not part of bench: ctool mcp against DBHub (installed from npm into a cache directory), stdio and HTTP.
+# Not part of bench: ctool mcp against DBHub (installed from npm into a cache directory), stdio and HTTP,
+# on the sample; SCALE=N (or "1000 100000 1000000") on products grown to N rows, with plain DuckDB as
+# the floor (bench/peer-scale.sh; about 10 minutes at 1,000,000).
 bench-peer: build
-	bench/peer.sh
+	SCALE='$(SCALE)' bench/peer.sh
 
 # Not part of bench: ctool mcp --http under 1, 8 and 32 clients, its latency and the memory of the
 # server and its workers during and after the load (BASE=other/ctool runs both); about two minutes.

@@ -44,3 +44,38 @@ sample_build() {
 	say "ingesting input/ into $tmp/ctool.duckdb"
 	bin/ctool ingest --input input --db "$tmp/ctool.duckdb" >/dev/null
 }
+
+# need_dbhub installs DBHub (pinned) and the Node it needs from npm into $CACHE unless there already,
+# and sets NODE and DBHUB (its entry point) for the peer benchmarks.
+DBHUB_VERSION=1.4.0
+DBHUB_NODE_VERSION=22.23.3 # DBHub reads SQLite through node:sqlite, Node 22 on
+need_dbhub() {
+	command -v npm >/dev/null || { echo "bench: npm is needed (apt-get install npm)" >&2; exit 1; }
+	local manifest
+	manifest=$(printf '{"private": true, "dependencies": {"node": "%s", "@bytebase/dbhub": "%s"}}\n' "$DBHUB_NODE_VERSION" "$DBHUB_VERSION")
+	mkdir -p "$CACHE"
+	if [[ ! -x $CACHE/node_modules/.bin/dbhub || ! -x $CACHE/node_modules/.bin/node || $(cat "$CACHE/package.json" 2>/dev/null) != "$manifest" ]]; then
+		say "installing node@$DBHUB_NODE_VERSION and @bytebase/dbhub@$DBHUB_VERSION into $CACHE"
+		printf '%s\n' "$manifest" >"$CACHE/package.json"
+		# The node package's install script puts the Node binary (itself an npm package) in place.
+		npm install --prefix "$CACHE" --no-audit --no-fund --no-save --loglevel=error
+	fi
+	NODE=$CACHE/node_modules/.bin/node
+	DBHUB=$CACHE/node_modules/@bytebase/dbhub/dist/index.js
+}
+
+# dbhub_config SQLITE FILE writes DBHub's configuration: the SQLite file read-only through execute_sql,
+# with max_rows = 10 as ctool's row cap.
+dbhub_config() {
+	cat >"$2" <<TOML
+[[sources]]
+id = "peer"
+dsn = "sqlite://$1"
+
+[[tools]]
+name = "execute_sql"
+source = "peer"
+readonly = true
+max_rows = 10
+TOML
+}

@@ -9,11 +9,15 @@
 # HTTP_SECONDS (per client count per server, default 5), SETTLE_SECONDS (how long after the HTTP
 # load memory is read again, default 20: ctool mcp retires a burst's extra workers after 15 s idle), PEER_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/ctool-peer).
+#
+# SCALE=N (or a list, "1000 100000 1000000") runs bench/peer-scale.sh instead: products grown to N rows.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-DBHUB_VERSION=1.4.0
-NODE_VERSION=22.23.3 # DBHub reads SQLite through node:sqlite, Node 22 on
+if [[ -n ${SCALE:-} ]]; then
+	exec bench/peer-scale.sh
+fi
+
 ROUNDS=${ROUNDS:-3}
 BLOCKS=${BLOCKS:-10}
 BLOCK=${BLOCK:-50}
@@ -25,17 +29,8 @@ RESULT=bench/results/peer.md
 # shellcheck source=bench/lib.sh
 source bench/lib.sh
 
-command -v npm >/dev/null || { echo "bench/peer.sh: npm is needed (apt-get install npm)" >&2; exit 1; }
 need_tools sqlite3
-manifest=$(printf '{"private": true, "dependencies": {"node": "%s", "@bytebase/dbhub": "%s"}}\n' "$NODE_VERSION" "$DBHUB_VERSION")
-mkdir -p "$CACHE"
-if [[ ! -x $CACHE/node_modules/.bin/dbhub || ! -x $CACHE/node_modules/.bin/node || $(cat "$CACHE/package.json" 2>/dev/null) != "$manifest" ]]; then
-	say "installing node@$NODE_VERSION and @bytebase/dbhub@$DBHUB_VERSION into $CACHE"
-	printf '%s\n' "$manifest" >"$CACHE/package.json"
-	# The node package's install script puts the Node binary (itself an npm package) in place.
-	npm install --prefix "$CACHE" --no-audit --no-fund --no-save --loglevel=error
-fi
-NODE=$CACHE/node_modules/.bin/node
+need_dbhub
 
 build_helpers peer
 tmp=$(mktemp -d)
@@ -43,23 +38,13 @@ trap 'rm -rf "$tmp"' EXIT
 say "ingesting input/ into $tmp/ctool.duckdb and copying its tables to $tmp/peer.sqlite"
 bin/ctool ingest --input input --db "$tmp/ctool.duckdb" >/dev/null
 bench/out/peer sqlite -db "$tmp/ctool.duckdb" -out "$tmp/peer.sqlite" >/dev/null
-cat >"$tmp/dbhub.toml" <<TOML
-[[sources]]
-id = "peer"
-dsn = "sqlite://$tmp/peer.sqlite"
-
-[[tools]]
-name = "execute_sql"
-source = "peer"
-readonly = true
-max_rows = 10
-TOML
+dbhub_config "$tmp/peer.sqlite" "$tmp/dbhub.toml"
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 say "load average $load_before; running $ROUNDS interleaved rounds"
 table=$(bench/out/peer run -rounds "$ROUNDS" -blocks "$BLOCKS" -block "$BLOCK" -http "${HTTP_SECONDS}s" -settle "${SETTLE_SECONDS}s" \
 	-ctool "bin/ctool mcp --db $tmp/ctool.duckdb" \
-	-peer "$NODE $CACHE/node_modules/@bytebase/dbhub/dist/index.js --transport=stdio --config=$tmp/dbhub.toml")
+	-peer "$NODE $DBHUB --transport=stdio --config=$tmp/dbhub.toml")
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {

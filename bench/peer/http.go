@@ -32,7 +32,7 @@ type httpServer struct {
 func startHTTP(sd side) (*httpServer, error) {
 	argv := append([]string(nil), sd.argv...)
 	var url string
-	if sd.arg == "sql" { // the peer: it takes a port; find a free one
+	if !sd.ctool { // DBHub: it takes a port; find a free one
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, err
@@ -112,9 +112,9 @@ func (h *httpServer) stop() {
 	h.proc.Stop(os.Interrupt, 10*time.Second)
 }
 
-// load runs n clients, each with its own session, calling the three queries in turn for d. cpu is
+// load runs n clients, each with its own session, calling the queries in turn for d. cpu is
 // the CPU time the server and its descendants used over the timed window.
-func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) (times []time.Duration, errCount int64, elapsed, cpu time.Duration, err error) {
+func (h *httpServer) load(sd side, qs []query, n int, d time.Duration, seq *atomic.Int64) (times []time.Duration, errCount int64, elapsed, cpu time.Duration, err error) {
 	clients := make([]*benchkit.HTTP, n)
 	for i := range clients {
 		clients[i] = newHTTPClient(h.url)
@@ -123,7 +123,7 @@ func (h *httpServer) load(sd side, n int, d time.Duration, seq *atomic.Int64) (t
 		}
 	}
 	next := func(_ *benchkit.HTTP, k int) map[string]any {
-		return sd.params(k%len(queries), int(seq.Add(1)))
+		return sd.params(qs[k%len(qs)], int(seq.Add(1)))
 	}
 	benchkit.ClosedLoop(clients, time.Now().Add(d/5), next) // a short warm-up, untimed
 	pid := h.proc.Cmd.Process.Pid

@@ -3,10 +3,13 @@
 // throughput of many clients over streamable HTTP, with the resident memory of each server (its process
 // and its children). Every call sends a distinct SQL text: a literal in the query varies.
 //
-//	peer sqlite -db CTOOL.duckdb -out PEER.sqlite      # the SQLite copy of the three tables
+//	peer sqlite -db CTOOL.duckdb -out PEER.sqlite [-tables a,b] [-index 't(col)'] [-analyze]
 //	peer run -ctool 'bin/ctool mcp --db DB' -peer 'dbhub --config X' [-rounds 3] ...
+//	peer scale -ctool 'bin/ctool mcp --db DB' -peer 'dbhub --config X' -db DB [-rounds 3] ...
 //
-// run prints a markdown report on stdout.
+// run compares the sample's three queries; scale the big-catalogue queries (queries.go), with plain
+// DuckDB on the build, in this process, as a third and fourth side: the floor. Both print a markdown
+// report on stdout.
 package main
 
 import (
@@ -32,6 +35,12 @@ func main() {
 		err = sqliteMain(os.Args[2:])
 	case "run":
 		err = runMain(os.Args[2:])
+	case "scale":
+		err = scaleMain(os.Args[2:])
+	case "queries": // the scale queries, for the report
+		for _, q := range scaleQueries {
+			fmt.Printf("%s: `%s`\n", q.name, strings.ReplaceAll(q.sql, "%%", "%"))
+		}
 	default:
 		usage()
 	}
@@ -42,23 +51,27 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: peer sqlite -db CTOOL.duckdb -out PEER.sqlite | peer run -ctool CMD -peer CMD ...")
+	fmt.Fprintln(os.Stderr, "usage: peer sqlite -db CTOOL.duckdb -out PEER.sqlite ... | peer run -ctool CMD -peer CMD ... | peer scale -ctool CMD -peer CMD -db CTOOL.duckdb ...")
 	os.Exit(2)
 }
 
 // tables are the build's tables copied to SQLite, under the same names, so one SQL text runs on both.
 var tables = []string{"stores", "events_typed", "products"}
 
-// side is how one server is called: its tool for each query and the argument that carries the SQL.
+// side is how one server is called: ctool answers each query with the query's own tool and sql_query,
+// any other peer with DBHub's execute_sql and sql.
 type side struct {
 	name  string
 	argv  []string
-	tools []string // per query
-	arg   string
+	ctool bool
 }
 
-func (s side) params(q int, n int) map[string]any {
-	return benchkit.ToolCall(s.tools[q], map[string]string{s.arg: fmt.Sprintf(queries[q].sql, n)})
+func (s side) params(q query, n int) map[string]any {
+	text := fmt.Sprintf(q.sql, n)
+	if s.ctool {
+		return benchkit.ToolCall(q.tool, map[string]string{"sql_query": text})
+	}
+	return benchkit.ToolCall("execute_sql", map[string]string{"sql": text})
 }
 
 func runMain(args []string) error {
@@ -76,13 +89,9 @@ func runMain(args []string) error {
 	if *ctoolCmd == "" || *peerCmd == "" {
 		usage()
 	}
-	ctoolTools := []string{"search_stores", "search_events", "search_products"}
 	sides := []side{
-		{"ctool mcp", strings.Fields(*ctoolCmd), ctoolTools, "sql_query"},
-		{*peerName, strings.Fields(*peerCmd), []string{"execute_sql", "execute_sql", "execute_sql"}, "sql"},
-	}
-	if strings.HasPrefix(*peerName, "ctool") {
-		sides[1].tools, sides[1].arg = ctoolTools, "sql_query"
+		{"ctool mcp", strings.Fields(*ctoolCmd), true},
+		{*peerName, strings.Fields(*peerCmd), strings.HasPrefix(*peerName, "ctool")},
 	}
 	var seq atomic.Int64
 	// results[round][side][query] = p50; http[round][side][clients]
@@ -122,7 +131,7 @@ func runMain(args []string) error {
 			times := make([][]time.Duration, len(sides))
 			for i, sd := range sides {
 				for k := 0; k < *warmup; k++ {
-					if _, err := servers[i].Call(sd.params(q, int(seq.Add(1)))); err != nil {
+					if _, err := servers[i].Call(sd.params(queries[q], int(seq.Add(1)))); err != nil {
 						return fmt.Errorf("%s: %w", sd.name, err)
 					}
 				}
@@ -132,7 +141,7 @@ func runMain(args []string) error {
 					i := (j + b) % len(sides) // alternate which side goes first
 					sd := sides[i]
 					for k := 0; k < *block; k++ {
-						p := sd.params(q, int(seq.Add(1)))
+						p := sd.params(queries[q], int(seq.Add(1)))
 						start := time.Now()
 						if _, err := servers[i].Call(p); err != nil {
 							return fmt.Errorf("%s: %w", sd.name, err)
@@ -158,7 +167,7 @@ func runMain(args []string) error {
 			}
 			res := make([]httpRes, len(clientCounts))
 			for c, n := range clientCounts {
-				times, errs, elapsed, cpu, err := h.load(sd, n, *dur, &seq)
+				times, errs, elapsed, cpu, err := h.load(sd, queries, n, *dur, &seq)
 				if err != nil {
 					h.stop()
 					return fmt.Errorf("%s over HTTP, %d clients: %w", sd.name, n, err)
@@ -237,7 +246,7 @@ func runMain(args []string) error {
 func sameRows(sides []side, servers []*benchkit.Stdio, q int, seq *atomic.Int64) error {
 	var counts []int
 	for i, sd := range sides {
-		text, err := servers[i].Call(sd.params(q, int(seq.Add(1))))
+		text, err := servers[i].Call(sd.params(queries[q], int(seq.Add(1))))
 		if err != nil {
 			return fmt.Errorf("%s: %w", sd.name, err)
 		}
