@@ -282,10 +282,7 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 	if err := migrations.Fill(ctx, b.main); err != nil {
 		return 0, err
 	}
-	version, err := migrations.Latest(migrations.Main)
-	if err != nil {
-		return 0, err
-	}
+	version := migrations.Version(migrations.Main)
 	for k, v := range map[string]string{database.BuildID: b.buildID, database.BuildTime: now.UTC().Format(time.RFC3339),
 		database.BuildProfiles: filepath.Base(b.profilesPath), database.BuildSchema: strconv.Itoa(version)} {
 		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
@@ -304,7 +301,7 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 		return 0, err
 	}
 	b.step(StepChecked)
-	err = closeFile(ctx, b.main, b.tmpMain)
+	err := closeFile(ctx, b.main, b.tmpMain)
 	b.main = nil
 	if err != nil {
 		return 0, err

@@ -1,13 +1,20 @@
--- The typed relations that parse JSON and dates are stored, not computed on every query: a build is
--- written once and read-only afterwards, so what they derive from the tables cannot go stale. Each
--- definition (as in 002, 003 and 006) moves to a view in ctool_derive, which no query may name; Fill
--- (migrations/fill.go) copies it into the stored relation after the load, in the order
--- ctool_meta.derived lists. CREATE TABLE AS keeps the columns, types and collations.
---
--- products_typed stays the view of 002: its price_yen is one regexp over every description, which at a
--- million products would add about a fifth to the ingest's wall time (bench/results/typed-columns.md).
+-- The typed relations: flags as BOOLEAN, JSON arrays as lists, the main JSON values as columns, opening
+-- hours and closures as rows. Those that parse JSON and dates are stored, not computed on every query:
+-- a build is written once and read-only afterwards, so what they derive from the tables cannot go
+-- stale. Each is defined once, as a view in ctool_derive (which no query may name); its table in main
+-- is created from that view with no rows (CREATE TABLE AS keeps the columns, types and collations), and
+-- Fill (migrations/fill.go) copies the view into it after the load, in the order ctool_meta.derived
+-- lists. An empty cell is NULL in the raw tables and means unknown.
 CREATE SCHEMA ctool_derive;
 
+-- What Fill copies, in order: target relation, then the view that computes it.
+CREATE TABLE ctool_meta.derived (
+    position INTEGER PRIMARY KEY,
+    target   VARCHAR NOT NULL,
+    source   VARCHAR NOT NULL
+);
+
+-- A flag's empty cell means false.
 CREATE VIEW ctool_derive.events_typed AS
 SELECT * REPLACE (
         coalesce(registration_required = 'True', false) AS registration_required,
@@ -19,7 +26,11 @@ SELECT * REPLACE (
     json_extract_string(location, '$.address') AS address,
     CAST(json_extract(cost, '$.is_free') AS BOOLEAN) AS is_free
 FROM main.events;
+CREATE TABLE events_typed AS SELECT * FROM ctool_derive.events_typed WITH NO DATA;
 
+-- Opening hours as rows, so "which cafes are open now?" is one SELECT (with is_open, 004). A close time
+-- at or before the open time means the store closes after midnight. day compares without case, a
+-- label: day = dayname(tokyo_now()) works as written.
 CREATE VIEW ctool_derive.store_hours AS
 WITH parsed AS (
     SELECT store_id, store_name, from_json(opening_hours, '{
@@ -52,7 +63,9 @@ SELECT store_id, store_name, day COLLATE NOCASE AS day,
     CAST(iv.close AS TIME) <= CAST(iv.open AS TIME) AS overnight
 FROM intervals
 ORDER BY store_id, n, opens;
+CREATE TABLE store_hours AS SELECT * FROM ctool_derive.store_hours WITH NO DATA;
 
+-- Irregular closures as rows: the store is closed all that day.
 CREATE VIEW ctool_derive.store_closures AS
 WITH closures AS (
     SELECT store_id, store_name,
@@ -63,7 +76,12 @@ WITH closures AS (
 SELECT store_id, store_name, CAST(c.date AS DATE) AS date, c.type COLLATE NOCASE AS type, c.reason AS reason
 FROM closures
 ORDER BY store_id, date;
+CREATE TABLE store_closures AS SELECT * FROM ctool_derive.store_closures WITH NO DATA;
 
+-- A flag's empty cell means false. hours_known tells "hours unknown" (the extraction found none: no
+-- store_hours rows) from "closed on a day" (a known week without that day), so a NOT EXISTS over
+-- store_hours does not list unknown stores as closed; it reads store_hours as stored, which Fill
+-- fills first.
 CREATE VIEW ctool_derive.stores_typed AS
 SELECT * REPLACE (
         coalesce(Biz_Entertainment_Available = 'TRUE', false) AS Biz_Entertainment_Available,
@@ -77,28 +95,21 @@ SELECT * REPLACE (
     CAST(json_extract(kids_info, '$.kids_menu') AS BOOLEAN) AS kids_menu,
     CAST(json_extract(kids_info, '$.highchair') AS BOOLEAN) AS highchair,
     CAST(json_extract(kids_info, '$.diaper_changing') AS BOOLEAN) AS diaper_changing,
-    store_id IN (SELECT store_id FROM ctool_derive.store_hours) AS hours_known
+    store_id IN (SELECT store_id FROM main.store_hours) AS hours_known
 FROM main.stores;
-
--- The old views go first: stores_typed reads store_hours, so it is dropped before it.
-DROP VIEW stores_typed;
-DROP VIEW store_hours;
-DROP VIEW store_closures;
-DROP VIEW events_typed;
-
-CREATE TABLE events_typed AS SELECT * FROM ctool_derive.events_typed WITH NO DATA;
-CREATE TABLE store_hours AS SELECT * FROM ctool_derive.store_hours WITH NO DATA;
-CREATE TABLE store_closures AS SELECT * FROM ctool_derive.store_closures WITH NO DATA;
 CREATE TABLE stores_typed AS SELECT * FROM ctool_derive.stores_typed WITH NO DATA;
 
--- What Fill copies, in order: target relation, then the view that computes it.
-CREATE TABLE ctool_meta.derived (
-    position INTEGER PRIMARY KEY,
-    target   VARCHAR NOT NULL,
-    source   VARCHAR NOT NULL
-);
 INSERT INTO ctool_meta.derived VALUES
     (1, 'main.events_typed', 'ctool_derive.events_typed'),
     (2, 'main.store_hours', 'ctool_derive.store_hours'),
     (3, 'main.store_closures', 'ctool_derive.store_closures'),
     (4, 'main.stores_typed', 'ctool_derive.stores_typed');
+
+-- price_yen: the first yen amount in the description ("1,000円", "税込500円", "¥1,200"). A view: one
+-- regexp over every description on every query.
+CREATE VIEW products_typed AS
+SELECT *,
+    TRY_CAST(NULLIF(regexp_replace(
+        regexp_extract(product_description, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0),
+        '[^0-9]', '', 'g'), '') AS INTEGER) AS price_yen
+FROM main.products;
