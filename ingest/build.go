@@ -65,6 +65,8 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	g := &gate{cancel: cancelLoad, loading: opts.loading}
 	vopts := opts
 	vopts.ctx = ctx
+	comp := &computed{}
+	vopts.compute = comp.observe
 	vopts.failed = func() {
 		g.stop()
 		if opts.failed != nil {
@@ -146,7 +148,7 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	if !samePlan(files, v.res.Files) {
 		return nil, failed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
-	version, err := b.finish(ctx, v.res)
+	version, err := b.finish(ctx, v.res, comp.given())
 	if err == nil {
 		err = ctx.Err() // interrupted after the last statement: not committed
 	}
@@ -265,9 +267,10 @@ func (b *builder) dbFor(f *File) *sql.DB {
 	return b.main
 }
 
-// finish cross-checks every loaded table against validation, records the build, verifies both files
-// against schema/ and closes them, checkpointed. It returns the main file's schema version.
-func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
+// finish cross-checks every loaded table against validation, stores the typed relations (with what
+// validation computed of them), records the build, verifies both files against schema/ and closes
+// them, checkpointed. It returns the main file's schema version.
+func (b *builder) finish(ctx context.Context, res *Result, given migrations.Given) (int, error) {
 	now := time.Now()
 	for _, f := range res.Files {
 		if err := checkLoaded(ctx, b.dbFor(f), f); err != nil {
@@ -279,7 +282,7 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 		}
 	}
 	// After the cross-check: a CRLF rewrite there changes cells the stored relations derive from.
-	if err := migrations.Fill(ctx, b.main); err != nil {
+	if err := migrations.Fill(ctx, b.main, given); err != nil {
 		return 0, err
 	}
 	version := migrations.Version(migrations.Main)

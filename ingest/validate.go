@@ -59,7 +59,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	v.report.failed, v.ctx = opts.failed, opts.ctx
+	v.report.failed, v.ctx, v.compute = opts.failed, opts.ctx, opts.compute
 	v.maxFileSize = opts.MaxFileSize
 	if v.maxFileSize <= 0 {
 		v.maxFileSize = DefaultMaxFileSize
@@ -150,7 +150,8 @@ type validator struct {
 	// allUTF8 reports whether every byte of the current file read so far is UTF-8, so that cells need
 	// no check of their own.
 	allUTF8 func() bool
-	ctx     context.Context // Options.ctx
+	ctx     context.Context                // Options.ctx
+	compute func(f *File, record []string) // Options.compute
 }
 
 // newValidator compiles every dataset's JSON Schemas once.
@@ -287,6 +288,9 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 		if v.watch != nil {
 			v.watch.observe(f, record)
+		}
+		if v.compute != nil {
+			v.compute(f, record)
 		}
 		counted = true
 		for i, cell := range record {

@@ -37,8 +37,9 @@ const (
 // the history in its test does not.
 //
 // Main: 1 to 7 were the numbers of its migration files while each changed the relations of the one
-// before (7: the typed relations that parse JSON and dates stored at ingest).
-var versions = map[Set]int{Main: 7, Profiles: 1}
+// before (7: the typed relations that parse JSON and dates stored at ingest); 8 stores the prices of
+// products_typed at ingest.
+var versions = map[Set]int{Main: 8, Profiles: 1}
 
 // Migration is one numbered SQL file.
 type Migration struct {

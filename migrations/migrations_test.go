@@ -57,7 +57,10 @@ var schemaHistory = map[Set][]struct {
 	version int
 	sha256  string
 }{
-	Main:     {{7, "9d967b560a82939ffe139cf436748bf3e28e25a3ea77c22dd51bc3520ec10522"}},
+	Main: {
+		{7, "9d967b560a82939ffe139cf436748bf3e28e25a3ea77c22dd51bc3520ec10522"},
+		{8, "f7d634f4f0c8edbcd1324d42b6db1cba66d73dcf1fea357342792ee585503895"},
+	},
 	Profiles: {{1, "b94a18f84f61eb294efa1675f3ac829e199310a1a7507e3e3e266f1e7a69e7d4"}},
 }
 

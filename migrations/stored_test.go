@@ -52,6 +52,30 @@ func TestStoredRelationsEqualTheirDefinitions(t *testing.T) {
 			if stored != len(targets) || stored < 4 {
 				t.Errorf("%d stored typed relations compared, ctool_meta.derived lists %v", stored, targets)
 			}
+			// products_typed joins the stored prices by position: each must be its own row's.
+			rows, err := db.Query(`SELECT product_description, price_yen FROM products_typed`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var n, priced int
+			for rows.Next() {
+				var d sql.NullString
+				var got sql.NullInt32
+				if err := rows.Scan(&d, &got); err != nil {
+					t.Fatal(err)
+				}
+				n++
+				if got.Valid {
+					priced++
+				}
+				if yen, ok := schema.PriceYen(d.String); ok != got.Valid || yen != got.Int32 {
+					t.Errorf("products_typed row %d: price_yen %v for %q, which has %d, %v", n, got, d.String, yen, ok)
+				}
+			}
+			if rows.Err() != nil || priced == 0 {
+				t.Errorf("products_typed: %d rows, %d priced, %v", n, priced, rows.Err())
+			}
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/query/querytest"
+	"github.com/azabudai/ctool/schema"
 )
 
 // insertStore adds a store with only the columns the views read; the rest are NULL, as empty cells load.
@@ -24,7 +25,7 @@ func insertStore(tb testing.TB, db *sql.DB, id, hours, closures string) {
 // mustFill stores the typed relations from the rows inserted so far, as ingest does after its load.
 func mustFill(tb testing.TB, db *sql.DB) {
 	tb.Helper()
-	if err := Fill(context.Background(), db); err != nil {
+	if err := Fill(context.Background(), db, Given{}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -207,6 +208,31 @@ func TestProductsTypedPrice(t *testing.T) {
 		got := rowsOf(t, db, `SELECT price_yen FROM products_typed WHERE product_name = ?`, fmt.Sprint(i))
 		if got != tt.want {
 			t.Errorf("price_yen(%q) = %s, want %s", tt.description, got, tt.want)
+		}
+	}
+}
+
+// regexpPrice is how products_typed computed price_yen per query before it was stored: schema.PriceYen
+// must agree with it on every description.
+const regexpPrice = `TRY_CAST(NULLIF(regexp_replace(
+	regexp_extract(d, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0), '[^0-9]', '', 'g'), '') AS INTEGER)`
+
+func TestPriceYenAgreesWithTheRegexp(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	descriptions := []string{
+		"2人前から、15,120円(税込)〜", "1,000円", "税込500円のお手頃価格", "¥1,200（税込）", "￥980", "2,480円（税込）、送料 500円",
+		"1個 300 円", "価格は店頭でご確認ください", "3種セット", "", "円", "¥", "¥¥5", "12 34円", "1,2,3\t円", "99999999999円",
+		"2147483647円", "2147483648円", ",100円", "100,円", "¥,100", "約1.5kg 3,240円", "1２3円", "１，０００円", "¥ 500", "5円¥6",
+		"商品A 1,980円 / 商品B ¥2,500", "0円", "000123円", "10,000,000円", "日本円", "1万円", "円1000", "1000\n円", "1000\u3000円",
+	}
+	for _, d := range descriptions {
+		var want sql.NullInt32
+		if err := db.QueryRow(`SELECT `+regexpPrice+` FROM (SELECT ? AS d)`, d).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		yen, ok := schema.PriceYen(d)
+		if ok != want.Valid || yen != want.Int32 {
+			t.Errorf("PriceYen(%q) = %d, %v; the regexp gives %v", d, yen, ok, want)
 		}
 	}
 }

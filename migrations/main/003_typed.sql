@@ -105,11 +105,13 @@ INSERT INTO ctool_meta.derived VALUES
     (3, 'main.store_closures', 'ctool_derive.store_closures'),
     (4, 'main.stores_typed', 'ctool_derive.stores_typed');
 
--- price_yen: the first yen amount in the description ("1,000円", "税込500円", "¥1,200"). A view: one
--- regexp over every description on every query.
+-- price_yen: the first yen amount in the description ("1,000円", "税込500円", "¥1,200"), schema.PriceYen,
+-- stored at ingest: Fill writes one price per products row, in the table's order, and the view joins
+-- them by position. Only the prices are stored: a second copy of every products row, the stored
+-- relations' way, costs the ingest of a large products file more than its budget
+-- (bench/results/typed-columns.md), and the join costs a query a few milliseconds at a million rows.
+CREATE TABLE ctool_derive.product_prices (price_yen INTEGER);
 CREATE VIEW products_typed AS
-SELECT *,
-    TRY_CAST(NULLIF(regexp_replace(
-        regexp_extract(product_description, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0),
-        '[^0-9]', '', 'g'), '') AS INTEGER) AS price_yen
-FROM main.products;
+SELECT p.*, pr.price_yen
+FROM main.products p POSITIONAL JOIN ctool_derive.product_prices pr;
+
