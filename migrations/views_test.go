@@ -156,8 +156,8 @@ func TestStoresTyped(t *testing.T) {
 	got := rowsOf(t, db, `SELECT store_id, Biz_Entertainment_Available, pets_allowed, target_audience,
 		parking_available, parking_capacity, private_room_available, private_room_capacity,
 		kids_menu, highchair, diaper_changing FROM stores_typed ORDER BY store_id`)
-	want := "A|true|false|[ファミリー ビジネス]|true|120|false|<nil>|true|<nil>|false\n" +
-		"B|false|false|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>"
+	want := "A|true|<nil>|[ファミリー ビジネス]|true|120|false|<nil>|true|<nil>|false\n" +
+		"B|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>"
 	if got != want {
 		t.Errorf("stores_typed:\n%s\nwant:\n%s", got, want)
 	}
@@ -174,9 +174,9 @@ func TestEventsTyped(t *testing.T) {
 	mustFill(t, db)
 	got := rowsOf(t, db, `SELECT event_name, strftime(start_date, '%Y-%m-%d'), strftime(end_date, '%Y-%m-%d'), venue, address,
 		is_free, registration_required, target_audience FROM events_typed ORDER BY start_date`)
-	want := "期間|2025-09-17|2025-10-19|<nil>|<nil>|<nil>|false|[]\n" +
+	want := "期間|2025-09-17|2025-10-19|<nil>|<nil>|<nil>|<nil>|[]\n" +
 		"一日|2025-10-05|2025-10-05|FREUDE by BMW|<nil>|true|true|[家族 子供]\n" +
-		"不明|2026-12-01|2026-12-01|<nil>|港区麻布台1-3-1|<nil>|false|<nil>"
+		"不明|2026-12-01|2026-12-01|<nil>|港区麻布台1-3-1|<nil>|<nil>|<nil>"
 	if got != want {
 		t.Errorf("events_typed:\n%s\nwant:\n%s", got, want)
 	}

@@ -31,7 +31,7 @@ var Events = &Dataset{
 		Description: "events の型付きビュー。全カラムに加えて開催期間を日付で持ち、JSON を展開しています。",
 		Extends:     "events",
 		Columns: []ViewColumn{
-			{Name: "registration_required", Type: "BOOLEAN", Description: "事前登録が必要なら true"},
+			{Name: "registration_required", Type: "BOOLEAN", Description: "事前登録が必要なら true。空のセルは不明なので NULL（不要とは限りません）"},
 			{Name: "target_audience", Type: "VARCHAR[]", Label: true, Words: []string{"家族", "子供", "大人", "シニア"}, Description: "対象者のリスト（list_contains(target_audience, '家族') で検索）"},
 			{Name: "start_date", Type: "DATE", Description: "開催開始日"},
 			{Name: "end_date", Type: "DATE", Description: "開催終了日（1日だけのイベントは start_date と同じ）"},
@@ -105,8 +105,8 @@ var Stores = &Dataset{
 			Description: "stores の型付きビュー。全カラムに加えてフラグを BOOLEAN に、JSON の主な値を列に展開しています。",
 			Extends:     "stores",
 			Columns: []ViewColumn{
-				{Name: "Biz_Entertainment_Available", Type: "BOOLEAN", Description: "ビジネス・接待利用可なら true"},
-				{Name: "pets_allowed", Type: "BOOLEAN", Description: "ペット同伴可なら true"},
+				{Name: "Biz_Entertainment_Available", Type: "BOOLEAN", Description: "ビジネス・接待利用可なら true。空のセルは不明なので NULL"},
+				{Name: "pets_allowed", Type: "BOOLEAN", Description: "ペット同伴可なら true。空のセルは不明なので NULL"},
 				{Name: "target_audience", Type: "VARCHAR[]", Label: true, Words: []string{"ファミリー", "ビジネス", "カップル", "子供"}, Description: "対象客層のリスト（list_contains(target_audience, 'ファミリー') で検索）"},
 				{Name: "parking_available", Type: "BOOLEAN", Description: "駐車場あり（parking.available、不明なら NULL）"},
 				{Name: "parking_capacity", Type: "INTEGER", Description: "駐車台数（parking.capacity）"},

@@ -4,7 +4,9 @@
 -- stale. Each is defined once, as a view in ctool_derive (which no query may name); its table in main
 -- is created from that view with no rows (CREATE TABLE AS keeps the columns, types and collations), and
 -- Fill (migrations/fill.go) copies the view into it after the load, in the order ctool_meta.derived
--- lists. An empty cell is NULL in the raw tables and means unknown.
+-- lists. An empty cell is NULL in the raw tables and means unknown, in the typed relations too: a flag
+-- is true where its cell holds the flag's value and NULL where the cell is empty, never false for
+-- "not said".
 CREATE SCHEMA ctool_derive;
 
 -- What Fill copies, in order: target relation, then the view that computes it.
@@ -14,10 +16,9 @@ CREATE TABLE ctool_meta.derived (
     source   VARCHAR NOT NULL
 );
 
--- A flag's empty cell means false.
 CREATE VIEW ctool_derive.events_typed AS
 SELECT * REPLACE (
-        coalesce(registration_required = 'True', false) AS registration_required,
+        registration_required = 'True' AS registration_required,
         CAST(CAST(target_audience AS JSON) AS VARCHAR[]) AS target_audience
     ),
     CAST(split_part(date_time, '/', 1) AS DATE) AS start_date,
@@ -78,14 +79,14 @@ FROM closures
 ORDER BY store_id, date;
 CREATE TABLE store_closures AS SELECT * FROM ctool_derive.store_closures WITH NO DATA;
 
--- A flag's empty cell means false. hours_known tells "hours unknown" (the extraction found none: no
+-- hours_known tells "hours unknown" (the extraction found none: no
 -- store_hours rows) from "closed on a day" (a known week without that day), so a NOT EXISTS over
 -- store_hours does not list unknown stores as closed; it reads store_hours as stored, which Fill
 -- fills first.
 CREATE VIEW ctool_derive.stores_typed AS
 SELECT * REPLACE (
-        coalesce(Biz_Entertainment_Available = 'TRUE', false) AS Biz_Entertainment_Available,
-        coalesce(pets_allowed = 'TRUE', false) AS pets_allowed,
+        Biz_Entertainment_Available = 'TRUE' AS Biz_Entertainment_Available,
+        pets_allowed = 'TRUE' AS pets_allowed,
         CAST(CAST(target_audience AS JSON) AS VARCHAR[]) AS target_audience
     ),
     CAST(json_extract(parking, '$.available') AS BOOLEAN) AS parking_available,
