@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"strings"
 
 	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
@@ -44,12 +45,55 @@ func fillComputed(ctx context.Context, conn *sql.Conn, given Given) error {
 	if len(prices) != rows {
 		return fmt.Errorf("fill products_typed: %d prices for %d products rows", len(prices), rows)
 	}
-	return appendRows(ctx, conn, "product_prices", len(prices), func(i int) []driver.Value {
+	if err := appendRows(ctx, conn, "product_prices", len(prices), func(i int) []driver.Value {
 		if prices[i] == NoPrice {
 			return []driver.Value{nil}
 		}
 		return []driver.Value{prices[i]}
-	})
+	}); err != nil {
+		return err
+	}
+	offers, err := offersOf(ctx, conn)
+	if err != nil {
+		return err
+	}
+	return appendRows(ctx, conn, "store_offers", len(offers), func(i int) []driver.Value { return offers[i] })
+}
+
+// offersOf reads every store's offers (schema.Topics) from its text, in the table's order: one row of
+// store_offers per store, a BOOLEAN or NULL per topic.
+func offersOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
+	cols := make([]string, len(schema.Topics))
+	for i, t := range schema.Topics {
+		cols[i] = quoteQualified(t.Source)
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM main.stores`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]driver.Value
+	cells := make([]sql.NullString, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range cells {
+		ptrs[i] = &cells[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make([]driver.Value, len(cols))
+		for i, t := range schema.Topics {
+			switch schema.ReadOffer(t, cells[i].String) {
+			case schema.OfferYes:
+				row[i] = true
+			case schema.OfferNo:
+				row[i] = false
+			}
+		}
+		out = append(out, row)
+	}
+	return out, rows.Err()
 }
 
 // pricesOf computes the prices from the products table, in its order.

@@ -236,3 +236,26 @@ func TestPriceYenAgreesWithTheRegexp(t *testing.T) {
 		}
 	}
 }
+
+// The offers of stores_typed are schema.ReadOffer of each store's own cells, empty cells NULL.
+func TestStoresTypedOffers(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	for _, id := range []string{"A", "B", "C"} {
+		insertStore(t, db, id, "", "")
+	}
+	if _, err := db.Exec(`UPDATE stores SET vegan_info = 'ヴィーガン対応はしておりません', halal_info = 'ポークフリーのコースは要相談',
+		accessibility = '地下1階・階段のみのため、車椅子でのご来店は困難です', nursing_room = '授乳室はございません' WHERE store_id = 'A';
+		UPDATE stores SET vegan_info = 'Vegan menu on request', gluten_free_info = 'shared fryer',
+		accessibility = '車椅子対応。ただし2階は階段のみ', nursing_room = 'お問い合わせください' WHERE store_id = 'B'`); err != nil {
+		t.Fatal(err)
+	}
+	mustFill(t, db)
+	got := rowsOf(t, db, `SELECT store_id, vegan_available, halal_available, gluten_free_available, wheelchair_accessible,
+		nursing_room_available FROM stores_typed ORDER BY store_id`)
+	want := "A|false|true|<nil>|false|false\n" +
+		"B|true|<nil>|true|true|<nil>\n" +
+		"C|<nil>|<nil>|<nil>|<nil>|<nil>"
+	if got != want {
+		t.Errorf("stores_typed offers:\n%s\nwant:\n%s", got, want)
+	}
+}

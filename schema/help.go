@@ -99,7 +99,7 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s" と、一致する行のない条件と近い値を示す "hint"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
 	doc.Labels = labelDocs(d, v)
 	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: append([]string{}, d.Aliases...), Columns: []ColumnDoc{},
-		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
+		Description: "元のCSVのテキストそのまま（空のセルは NULL: 不明の意味で、「なし」ではありません）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
 		rd := RelationDoc{Name: v.Name, Aliases: []string{}, Columns: []ColumnDoc{}, Description: v.Description, Note: v.Note}
 		if v.Extends != "" {

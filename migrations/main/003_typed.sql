@@ -79,25 +79,34 @@ FROM closures
 ORDER BY store_id, date;
 CREATE TABLE store_closures AS SELECT * FROM ctool_derive.store_closures WITH NO DATA;
 
--- hours_known tells "hours unknown" (the extraction found none: no
--- store_hours rows) from "closed on a day" (a known week without that day), so a NOT EXISTS over
--- store_hours does not list unknown stores as closed; it reads store_hours as stored, which Fill
--- fills first.
+-- hours_known tells "hours unknown" (the extraction found none: no store_hours rows) from "closed on a
+-- day" (a known week without that day), so a NOT EXISTS over store_hours does not list unknown stores
+-- as closed; it reads store_hours as stored, which Fill fills first. The offers (vegan_available and
+-- the rest, schema.Topics) are schema.ReadOffer of the stores' text: Fill writes one row per store, in
+-- the table's order, and the view joins them by position.
+CREATE TABLE ctool_derive.store_offers (
+    vegan_available        BOOLEAN,
+    halal_available        BOOLEAN,
+    gluten_free_available  BOOLEAN,
+    wheelchair_accessible  BOOLEAN,
+    nursing_room_available BOOLEAN
+);
 CREATE VIEW ctool_derive.stores_typed AS
-SELECT * REPLACE (
-        Biz_Entertainment_Available = 'TRUE' AS Biz_Entertainment_Available,
-        pets_allowed = 'TRUE' AS pets_allowed,
-        CAST(CAST(target_audience AS JSON) AS VARCHAR[]) AS target_audience
+SELECT s.* REPLACE (
+        s.Biz_Entertainment_Available = 'TRUE' AS Biz_Entertainment_Available,
+        s.pets_allowed = 'TRUE' AS pets_allowed,
+        CAST(CAST(s.target_audience AS JSON) AS VARCHAR[]) AS target_audience
     ),
-    CAST(json_extract(parking, '$.available') AS BOOLEAN) AS parking_available,
-    CAST(json_extract(parking, '$.capacity') AS INTEGER) AS parking_capacity,
-    CAST(json_extract(private_room, '$.available') AS BOOLEAN) AS private_room_available,
-    CAST(json_extract(private_room, '$.capacity') AS INTEGER) AS private_room_capacity,
-    CAST(json_extract(kids_info, '$.kids_menu') AS BOOLEAN) AS kids_menu,
-    CAST(json_extract(kids_info, '$.highchair') AS BOOLEAN) AS highchair,
-    CAST(json_extract(kids_info, '$.diaper_changing') AS BOOLEAN) AS diaper_changing,
-    store_id IN (SELECT store_id FROM main.store_hours) AS hours_known
-FROM main.stores;
+    CAST(json_extract(s.parking, '$.available') AS BOOLEAN) AS parking_available,
+    CAST(json_extract(s.parking, '$.capacity') AS INTEGER) AS parking_capacity,
+    CAST(json_extract(s.private_room, '$.available') AS BOOLEAN) AS private_room_available,
+    CAST(json_extract(s.private_room, '$.capacity') AS INTEGER) AS private_room_capacity,
+    CAST(json_extract(s.kids_info, '$.kids_menu') AS BOOLEAN) AS kids_menu,
+    CAST(json_extract(s.kids_info, '$.highchair') AS BOOLEAN) AS highchair,
+    CAST(json_extract(s.kids_info, '$.diaper_changing') AS BOOLEAN) AS diaper_changing,
+    s.store_id IN (SELECT store_id FROM main.store_hours) AS hours_known,
+    o.*
+FROM main.stores s POSITIONAL JOIN ctool_derive.store_offers o;
 CREATE TABLE stores_typed AS SELECT * FROM ctool_derive.stores_typed WITH NO DATA;
 
 INSERT INTO ctool_meta.derived VALUES
