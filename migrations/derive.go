@@ -57,7 +57,63 @@ func fillComputed(ctx context.Context, conn *sql.Conn, given Given) error {
 	if err != nil {
 		return err
 	}
-	return appendRows(ctx, conn, "store_offers", len(offers), func(i int) []driver.Value { return offers[i] })
+	if err := appendRows(ctx, conn, "store_offers", len(offers), func(i int) []driver.Value { return offers[i] }); err != nil {
+		return err
+	}
+	stores, err := eventStoresOf(ctx, conn)
+	if err != nil {
+		return err
+	}
+	return appendRows(ctx, conn, "event_stores", len(stores), func(i int) []driver.Value {
+		if stores[i].ID == "" {
+			return []driver.Value{nil, nil}
+		}
+		return []driver.Value{stores[i].ID, stores[i].Name}
+	})
+}
+
+// eventStoresOf is the store each event's venue names (schema.Venues), in the table's order; the zero
+// Store for a venue that names none.
+func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]schema.Store, error) {
+	var stores []schema.Store
+	rows, err := conn.QueryContext(ctx, `SELECT store_id, store_name FROM main.stores`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var s schema.Store
+		if err := rows.Scan(&s.ID, &s.Name); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		stores = append(stores, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	venues := schema.NewVenues(stores)
+	rows, err = conn.QueryContext(ctx, `SELECT location FROM main.events`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []schema.Store
+	seen := map[string]schema.Store{}
+	for rows.Next() {
+		var location sql.NullString
+		if err := rows.Scan(&location); err != nil {
+			return nil, err
+		}
+		venue := schema.VenueOf(location.String)
+		s, ok := seen[venue]
+		if !ok {
+			s = venues.Match(venue).Store
+			seen[venue] = s
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
 }
 
 // offersOf reads every store's offers (schema.Topics) from its text, in the table's order: one row of

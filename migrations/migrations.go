@@ -39,7 +39,8 @@ const (
 // Main: 1 to 7 were the numbers of its migration files while each changed the relations of the one
 // before (7: the typed relations that parse JSON and dates stored at ingest); 8 stores the prices of
 // products_typed at ingest, keeps an empty flag NULL, unknown, where 7 made it false, and reads the
-// stores' offers from their text (stores_typed.vegan_available and the rest).
+// stores' offers from their text (stores_typed.vegan_available and the rest) and the store an event's
+// venue names (events_typed.store_id, store_name).
 var versions = map[Set]int{Main: 8, Profiles: 1}
 
 // Migration is one numbered SQL file.

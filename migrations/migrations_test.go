@@ -59,7 +59,7 @@ var schemaHistory = map[Set][]struct {
 }{
 	Main: {
 		{7, "9d967b560a82939ffe139cf436748bf3e28e25a3ea77c22dd51bc3520ec10522"},
-		{8, "bebfbc3233dbc3f903a71fd877089e257fdb3dc45b470f57d1ee53e2203fac18"},
+		{8, "6caea075229282ec0451fe8e5ba5f3f20dea0d18ac144b3aa25364369fef7eed"},
 	},
 	Profiles: {{1, "b94a18f84f61eb294efa1675f3ac829e199310a1a7507e3e3e266f1e7a69e7d4"}},
 }

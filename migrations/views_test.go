@@ -259,3 +259,32 @@ func TestStoresTypedOffers(t *testing.T) {
 		t.Errorf("stores_typed offers:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// events_typed.store_id is the store the venue names, store_name beside it; other venues are NULL.
+func TestEventsTypedStore(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	insertStore(t, db, "STR-1", "", "")
+	insertStore(t, db, "STR-2", "", "")
+	if _, err := db.Exec(`UPDATE stores SET store_name = '洋菓子店クリオロ' WHERE store_id = 'STR-1';
+		UPDATE stores SET store_name = '麻布台ヒルズマーケット' WHERE store_id = 'STR-2'`); err != nil {
+		t.Fatal(err)
+	}
+	for i, location := range []string{
+		`{"venue": "洋菓子店クリオロ", "address": null}`,
+		`{"venue": "麻布台ヒルズマーケット キッチンスタジオ", "address": null}`,
+		`{"venue": "麻布台ヒルズ 中央広場", "address": null}`,
+		`{"venue": null, "address": null}`,
+		``,
+		`{"venue": "ｸﾘｵﾛ 六本木", "address": null}`,
+	} {
+		if _, err := db.Exec(`INSERT INTO events (event_name, date_time, location) VALUES (?, '2025-10-01', ?)`, fmt.Sprint(i), emptyIsNull(location)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustFill(t, db)
+	got := rowsOf(t, db, `SELECT event_name, store_id, store_name FROM events_typed ORDER BY event_name`)
+	want := "0|STR-1|洋菓子店クリオロ\n1|STR-2|麻布台ヒルズマーケット\n2|<nil>|<nil>\n3|<nil>|<nil>\n4|<nil>|<nil>\n5|<nil>|<nil>"
+	if got != want {
+		t.Errorf("events_typed stores:\n%s\nwant:\n%s", got, want)
+	}
+}

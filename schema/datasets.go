@@ -38,6 +38,8 @@ var Events = &Dataset{
 			{Name: "venue", Type: "VARCHAR", Description: "会場名（location.venue）"},
 			{Name: "address", Type: "VARCHAR", Description: "会場の住所（location.address）"},
 			{Name: "is_free", Type: "BOOLEAN", Description: "無料なら true（cost.is_free、不明なら NULL）"},
+			{Name: "store_id", Type: "VARCHAR", Description: "会場の店舗ID（会場名が店舗名そのもの、または店舗名で始まるとき。広場・館内など店舗でない会場は NULL。stores と store_id で結合できます）"},
+			{Name: "store_name", Type: "VARCHAR", Description: "会場の店舗名（store_id の店舗の stores.store_name）"},
 		},
 	}},
 	ZeroMessage: "検索条件に一致するイベントが見つかりませんでした",
@@ -55,6 +57,7 @@ var Events = &Dataset{
 		{"家族向けのイベントは？", "SELECT * FROM 'events.csv' WHERE target_audience LIKE '%家族%'"},
 		{"2025年10月15日に開催中のイベントは？（今日なら DATE '2025-10-15' の代わりに CAST(tokyo_now() AS DATE)）", "SELECT event_name, start_date, end_date, venue FROM events_typed\nWHERE DATE '2025-10-15' BETWEEN start_date AND end_date\nORDER BY end_date"},
 		{"家族向けの無料イベントを開催日順に", "SELECT event_name, start_date, venue FROM events_typed\nWHERE is_free AND list_contains(target_audience, '家族')\nORDER BY start_date"},
+		{"店舗で開催されるイベントと、その店舗のカテゴリは？", "SELECT e.event_name, e.store_name, s.category FROM events_typed e\nJOIN stores s USING (store_id) ORDER BY e.start_date"},
 	},
 }
 

@@ -16,17 +16,25 @@ CREATE TABLE ctool_meta.derived (
     source   VARCHAR NOT NULL
 );
 
+-- store_id and store_name: the store the venue (location.venue) names, schema.Venues: Fill writes one
+-- row per event, in the table's order, and the view joins them by position.
+CREATE TABLE ctool_derive.event_stores (
+    store_id   VARCHAR,
+    store_name VARCHAR
+);
 CREATE VIEW ctool_derive.events_typed AS
-SELECT * REPLACE (
-        registration_required = 'True' AS registration_required,
-        CAST(CAST(target_audience AS JSON) AS VARCHAR[]) AS target_audience
+SELECT e.* REPLACE (
+        e.registration_required = 'True' AS registration_required,
+        CAST(CAST(e.target_audience AS JSON) AS VARCHAR[]) AS target_audience
     ),
-    CAST(split_part(date_time, '/', 1) AS DATE) AS start_date,
-    CAST(CASE WHEN contains(date_time, '/') THEN split_part(date_time, '/', 2) ELSE date_time END AS DATE) AS end_date,
-    json_extract_string(location, '$.venue') AS venue,
-    json_extract_string(location, '$.address') AS address,
-    CAST(json_extract(cost, '$.is_free') AS BOOLEAN) AS is_free
-FROM main.events;
+    CAST(split_part(e.date_time, '/', 1) AS DATE) AS start_date,
+    CAST(CASE WHEN contains(e.date_time, '/') THEN split_part(e.date_time, '/', 2) ELSE e.date_time END AS DATE) AS end_date,
+    json_extract_string(e.location, '$.venue') AS venue,
+    json_extract_string(e.location, '$.address') AS address,
+    CAST(json_extract(e.cost, '$.is_free') AS BOOLEAN) AS is_free,
+    es.store_id,
+    es.store_name
+FROM main.events e POSITIONAL JOIN ctool_derive.event_stores es;
 CREATE TABLE events_typed AS SELECT * FROM ctool_derive.events_typed WITH NO DATA;
 
 -- Opening hours as rows, so "which cafes are open now?" is one SELECT (with is_open, 004). A close time
