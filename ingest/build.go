@@ -22,6 +22,7 @@ type Summary struct {
 	ProfilesDB    string
 	SchemaVersion int
 	Files         []*File
+	Warnings      []Problem // what validation reported without failing (as many as Options.MaxErrors keeps)
 	Elapsed       time.Duration
 }
 
@@ -158,7 +159,13 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	if err := b.commit(ctx); err != nil {
 		return nil, failed(err, b.committed)
 	}
-	return &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
+	sum := &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}
+	for _, p := range v.res.Report.Problems {
+		if p.Warning() {
+			sum.Warnings = append(sum.Warnings, p)
+		}
+	}
+	return sum, nil
 }
 
 // errStopped is the load's error once validation has failed.
