@@ -11,6 +11,8 @@ import (
 // there, where DuckDB's regular expression over a million descriptions cost a second of CPU.
 type computed struct {
 	prices []int32
+	file   *File // the file descriptions are read from, at column description
+	column int
 }
 
 // observe is Options.compute. A build is made only from valid input, so every record of the products
@@ -19,8 +21,11 @@ func (c *computed) observe(f *File, record []string) {
 	if f.Dataset != schema.Products {
 		return
 	}
-	if i := indexOf(f.Header, "product_description"); i >= 0 {
-		c.prices = append(c.prices, migrations.Price(record[i]))
+	if c.file != f {
+		c.file, c.column = f, indexOf(f.Header, "product_description")
+	}
+	if c.column >= 0 {
+		c.prices = append(c.prices, migrations.Price(record[c.column]))
 	}
 }
 

@@ -1,6 +1,9 @@
 package schema
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // PriceYen is products_typed.price_yen: the first yen amount in a product description, "1,000円",
 // "税込500円", "¥1,200", "￥980" or "300 円", its digits read as an INTEGER; ok is false when the
@@ -10,38 +13,28 @@ import "math"
 // of running that expression in DuckDB over a million descriptions.
 func PriceYen(description string) (yen int32, ok bool) {
 	s := description
+	// Every match holds a digit: go from run of digits to run of digits. A yen sign right before a run
+	// starts a match there, before any the run could start; else the run matches if 円 follows it.
 	for i := 0; i < len(s); {
-		switch {
-		case hasYenSign(s, i):
-			sign := 2 // ¥ U+00A5
-			if s[i] != 0xc2 {
-				sign = 3 // ￥ U+FFE5
-			}
-			if j := i + sign; j < len(s) && isDigit(s[j]) {
-				return digitsOf(s[j:runEnd(s, j)])
-			}
-			i += sign
-		case isDigit(s[i]):
-			end := runEnd(s, i)
-			// Every start inside the run ends it at the same place, so one check covers them all.
-			j := end
-			for j < len(s) && isSpace(s[j]) {
-				j++
-			}
-			if j+3 <= len(s) && s[j:j+3] == "円" {
-				return digitsOf(s[i:end])
-			}
-			i = end
-		default:
+		if !isDigit(s[i]) {
 			i++
+			continue
 		}
+		end := runEnd(s, i)
+		if strings.HasSuffix(s[:i], "¥") || strings.HasSuffix(s[:i], "￥") {
+			return digitsOf(s[i:end])
+		}
+		j := end
+		for j < len(s) && isSpace(s[j]) {
+			j++
+		}
+		if strings.HasPrefix(s[j:], "円") {
+			return digitsOf(s[i:end])
+		}
+		// A match starting inside the run would end where it does: none does.
+		i = end
 	}
 	return 0, false
-}
-
-// hasYenSign reports ¥ (U+00A5) or ￥ (U+FFE5) at byte i.
-func hasYenSign(s string, i int) bool {
-	return i+2 <= len(s) && s[i:i+2] == "¥" || i+3 <= len(s) && s[i:i+3] == "￥"
 }
 
 // runEnd is where the run of digits and commas starting at i ends.
