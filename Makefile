@@ -60,6 +60,9 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzShape -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./guard/
 	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
 	$(GO) test -run='^$$' -fuzz=FuzzJSONCell -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
+	$(GO) test -run='^$$' -fuzz=FuzzPriceYen -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzReadOffer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzVenueMatch -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
 	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./worker/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/

@@ -87,10 +87,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var latestErr error
-	if d.LatestSchema, latestErr = migrations.Latest(migrations.Main); latestErr != nil {
-		d.LatestSchema = d.Schema
-	}
+	d.LatestSchema = migrations.Version(migrations.Main)
 	if s.cfg.Input != "" {
 		st, err := s.inputStatus(r.Context())
 		if err != nil {

@@ -22,6 +22,7 @@ type Summary struct {
 	ProfilesDB    string
 	SchemaVersion int
 	Files         []*File
+	Warnings      []Problem // what validation reported without failing (as many as Options.MaxErrors keeps)
 	Elapsed       time.Duration
 }
 
@@ -65,6 +66,8 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	g := &gate{cancel: cancelLoad, loading: opts.loading}
 	vopts := opts
 	vopts.ctx = ctx
+	comp := &computed{}
+	vopts.compute = comp.observe
 	vopts.failed = func() {
 		g.stop()
 		if opts.failed != nil {
@@ -146,7 +149,7 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	if !samePlan(files, v.res.Files) {
 		return nil, failed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
-	version, err := b.finish(ctx, v.res)
+	version, err := b.finish(ctx, v.res, comp.given())
 	if err == nil {
 		err = ctx.Err() // interrupted after the last statement: not committed
 	}
@@ -156,7 +159,13 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	if err := b.commit(ctx); err != nil {
 		return nil, failed(err, b.committed)
 	}
-	return &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}, nil
+	sum := &Summary{DB: dbPath, ProfilesDB: b.profilesPath, SchemaVersion: version, Files: v.res.Files, Elapsed: time.Since(start)}
+	for _, p := range v.res.Report.Problems {
+		if p.Warning() {
+			sum.Warnings = append(sum.Warnings, p)
+		}
+	}
+	return sum, nil
 }
 
 // errStopped is the load's error once validation has failed.
@@ -265,9 +274,10 @@ func (b *builder) dbFor(f *File) *sql.DB {
 	return b.main
 }
 
-// finish cross-checks every loaded table against validation, records the build, verifies both files
-// against schema/ and closes them, checkpointed. It returns the main file's schema version.
-func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
+// finish cross-checks every loaded table against validation, stores the typed relations (with what
+// validation computed of them), records the build, verifies both files against schema/ and closes
+// them, checkpointed. It returns the main file's schema version.
+func (b *builder) finish(ctx context.Context, res *Result, given migrations.Given) (int, error) {
 	now := time.Now()
 	for _, f := range res.Files {
 		if err := checkLoaded(ctx, b.dbFor(f), f); err != nil {
@@ -279,13 +289,10 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 		}
 	}
 	// After the cross-check: a CRLF rewrite there changes cells the stored relations derive from.
-	if err := migrations.Fill(ctx, b.main); err != nil {
+	if err := migrations.Fill(ctx, b.main, given); err != nil {
 		return 0, err
 	}
-	version, err := migrations.Latest(migrations.Main)
-	if err != nil {
-		return 0, err
-	}
+	version := migrations.Version(migrations.Main)
 	for k, v := range map[string]string{database.BuildID: b.buildID, database.BuildTime: now.UTC().Format(time.RFC3339),
 		database.BuildProfiles: filepath.Base(b.profilesPath), database.BuildSchema: strconv.Itoa(version)} {
 		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
@@ -304,7 +311,7 @@ func (b *builder) finish(ctx context.Context, res *Result) (int, error) {
 		return 0, err
 	}
 	b.step(StepChecked)
-	err = closeFile(ctx, b.main, b.tmpMain)
+	err := closeFile(ctx, b.main, b.tmpMain)
 	b.main = nil
 	if err != nil {
 		return 0, err

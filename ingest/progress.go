@@ -32,6 +32,9 @@ type Options struct {
 	ctx context.Context
 	// failed, when set, is called once, at the first error validation finds: Ingest stops its load there.
 	failed func()
+	// compute, when set, sees every record as wide as its header, in file order: Ingest computes
+	// values of the build with it as validation reads them (computed.go).
+	compute func(f *File, record []string)
 	// loading, when set, is called by Ingest's load before it creates its files (f nil) and before each
 	// file's load, only while validation has found no problem: tests watch the load through it.
 	loading func(f *File)

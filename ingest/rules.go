@@ -26,6 +26,7 @@ func Rules() []RuleInfo {
 		{RuleSchema, "JSON columns match their JSON Schema", false},
 		{RuleUnique, "primary keys are unique in their file", false},
 		{RuleReference, "a product's store_id and a profile's primary_store_id are store_ids of the stores file", false},
+		{RuleVenue, "an event's venue that reads like a store names one store of the stores file (a warning unless validate --strict)", true},
 	}
 	for _, c := range schema.Contracts {
 		rules = append(rules, RuleInfo{c.Rule, c.Description, c.Warning})

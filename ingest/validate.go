@@ -59,7 +59,8 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	v.report.failed, v.ctx = opts.failed, opts.ctx
+	v.report.failed, v.ctx, v.compute = opts.failed, opts.ctx, opts.compute
+	v.strict = opts.Contracts != nil && opts.Contracts.Strict
 	v.maxFileSize = opts.MaxFileSize
 	if v.maxFileSize <= 0 {
 		v.maxFileSize = DefaultMaxFileSize
@@ -120,6 +121,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 			}
 			if d == schema.Stores {
 				storeIDs = keys
+				v.venues = &venueCheck{venues: schema.NewVenues(v.stores), seen: map[string]*Problem{}}
 			}
 			res.Files = append(res.Files, f)
 		}
@@ -150,7 +152,13 @@ type validator struct {
 	// allUTF8 reports whether every byte of the current file read so far is UTF-8, so that cells need
 	// no check of their own.
 	allUTF8 func() bool
-	ctx     context.Context // Options.ctx
+	ctx     context.Context                // Options.ctx
+	compute func(f *File, record []string) // Options.compute
+	strict  bool                           // warnings are errors (Contracts.Strict)
+	// stores are the stores file's ids and names as read; venues matches events' venues against them
+	// once that file is read (venues.go).
+	stores []schema.Store
+	venues *venueCheck
 }
 
 // newValidator compiles every dataset's JSON Schemas once.
@@ -287,6 +295,15 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 		if v.watch != nil {
 			v.watch.observe(f, record)
+		}
+		if v.compute != nil {
+			v.compute(f, record)
+		}
+		switch d {
+		case schema.Stores:
+			v.stores = append(v.stores, schema.Store{ID: record[indexOf(f.Header, "store_id")], Name: record[indexOf(f.Header, "store_name")]})
+		case schema.Events:
+			v.venue(f, line, record[indexOf(f.Header, "location")])
 		}
 		counted = true
 		for i, cell := range record {

@@ -7,16 +7,25 @@ import (
 	"strings"
 )
 
-// Fill computes the stored relations of a main database from its tables: each relation that
-// ctool_meta.derived lists is emptied and written again from the view that derives it, in the listed
-// order. Call it once the tables hold their final rows (after the load and any rewrite of their cells):
-// queries read what Fill stored, never the tables' JSON and text again.
-func Fill(ctx context.Context, db *sql.DB) error {
-	pairs, err := derived(ctx, db)
+// Fill computes the stored relations of a main database from its tables: first the values Go computes
+// (derive.go), those given and the rest, then each relation that ctool_meta.derived lists is emptied
+// and written again from the view that derives it, in the listed order. Call it once, when the tables
+// hold their final rows (after the load and any rewrite of their cells): queries read what Fill
+// stored, never the tables' JSON and text again.
+func Fill(ctx context.Context, db *sql.DB, given Given) error {
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	defer conn.Close()
+	if err := fillComputed(ctx, conn, given); err != nil {
+		return err
+	}
+	pairs, err := derived(ctx, conn)
+	if err != nil {
+		return err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -33,8 +42,8 @@ type derivation struct{ target, source string }
 
 // derived reads what Fill copies. The names come from the migrations, never from input; each is
 // still quoted part by part.
-func derived(ctx context.Context, db *sql.DB) ([]derivation, error) {
-	rows, err := db.QueryContext(ctx, `SELECT target, source FROM ctool_meta.derived ORDER BY position`)
+func derived(ctx context.Context, conn *sql.Conn) ([]derivation, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT target, source FROM ctool_meta.derived ORDER BY position`)
 	if err != nil {
 		return nil, fmt.Errorf("read ctool_meta.derived: %w", err)
 	}

@@ -1,12 +1,15 @@
 // Package migrations owns the SQL that shapes ctool's two database files: the main file the query side
-// reads (main/*.sql) and the profiles file only `ctool profile` opens (profiles/*.sql). Files are named
-// NNN_description.sql, applied in order, and each is recorded in ctool_meta.schema_migrations.
+// reads (main/*.sql) and the profiles file only `ctool profile` opens (profiles/*.sql). Every build is
+// a fresh file, so the files of a set are one definition of the current schema, each relation defined
+// once: named NNN_description.sql, applied in order to an empty database, each recorded in
+// ctool_meta.migrations. What a build holds is named by its schema version (Version), not by the files.
 package migrations
 
 import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -26,11 +29,25 @@ const (
 	Profiles Set = "profiles"
 )
 
+// versions are the sets' schema versions: what a build of the set holds (its relations, their columns
+// and what the columns mean), as `ctool status` and `ctool ingest` report it and the build records it.
+// The number goes up with every change a reader of a build could tell, and never down, so a build made
+// by an older ctool reads as an older schema. It is not a file's number: the files are rewritten to
+// define the current schema directly. TestSchemaVersionFollowsTheSQL fails when the SQL changes and
+// the history in its test does not.
+//
+// Main: 1 to 7 were the numbers of its migration files while each changed the relations of the one
+// before (7: the typed relations that parse JSON and dates stored at ingest); 8 stores the prices of
+// products_typed at ingest, keeps an empty flag NULL, unknown, where 7 made it false, and reads the
+// stores' offers from their text (stores_typed.vegan_available and the rest) and the store an event's
+// venue names (events_typed.store_id, store_name).
+var versions = map[Set]int{Main: 8, Profiles: 1}
+
 // Migration is one numbered SQL file.
 type Migration struct {
-	Version int
-	Name    string
-	SQL     string
+	Step int // its place in the order, from its name
+	Name string
+	SQL  string
 }
 
 // List returns the migrations of a set in the order they apply.
@@ -43,7 +60,7 @@ func List(set Set) ([]Migration, error) {
 	for _, e := range entries {
 		name := e.Name()
 		num, _, ok := strings.Cut(name, "_")
-		version, err := strconv.Atoi(num)
+		step, err := strconv.Atoi(num)
 		if !ok || err != nil || !strings.HasSuffix(name, ".sql") {
 			return nil, fmt.Errorf("migration %s/%s: name must be NNN_description.sql", set, name)
 		}
@@ -51,45 +68,49 @@ func List(set Set) ([]Migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Migration{Version: version, Name: name, SQL: string(body)})
+		out = append(out, Migration{Step: step, Name: name, SQL: string(body)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	sort.Slice(out, func(i, j int) bool { return out[i].Step < out[j].Step })
 	for i := 1; i < len(out); i++ {
-		if out[i].Version == out[i-1].Version {
-			return nil, fmt.Errorf("migrations %s: version %d used twice", set, out[i].Version)
+		if out[i].Step == out[i-1].Step {
+			return nil, fmt.Errorf("migrations %s: number %d used twice", set, out[i].Step)
 		}
 	}
 	return out, nil
 }
 
-// Apply runs the set's migrations that the database has not recorded yet, each in its own transaction,
-// and returns the schema version reached.
+// ErrNotFresh is Apply's error for a database that already holds a schema.
+var ErrNotFresh = errors.New("migrations run on a fresh database file only")
+
+// Apply runs every migration of the set, in order, on a fresh database, each in its own transaction,
+// and returns the set's schema version. A database that already records migrations is refused: the
+// files define the current schema from nothing, not a step from an earlier one.
 func Apply(ctx context.Context, db *sql.DB, set Set) (int, error) {
 	list, err := List(set)
 	if err != nil {
 		return 0, err
 	}
+	var exists bool
+	if err := db.QueryRowContext(ctx, `SELECT count(*) > 0 FROM duckdb_tables()
+		WHERE schema_name = 'ctool_meta' AND table_name = 'migrations'`).Scan(&exists); err != nil {
+		return 0, fmt.Errorf("read the database's tables: %w", err)
+	}
+	if exists {
+		return 0, fmt.Errorf("migrations %s: %w", set, ErrNotFresh)
+	}
 	if _, err := db.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS ctool_meta;
-		CREATE TABLE IF NOT EXISTS ctool_meta.schema_migrations (
-			version    INTEGER PRIMARY KEY,
+		CREATE TABLE ctool_meta.migrations (
+			step       INTEGER PRIMARY KEY,
 			name       VARCHAR NOT NULL,
 			applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
-		return 0, fmt.Errorf("create schema_migrations: %w", err)
-	}
-	var current int
-	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM ctool_meta.schema_migrations`).Scan(&current); err != nil {
-		return 0, fmt.Errorf("read schema version: %w", err)
+		return 0, fmt.Errorf("create ctool_meta.migrations: %w", err)
 	}
 	for _, m := range list {
-		if m.Version <= current {
-			continue
-		}
 		if err := applyOne(ctx, db, m); err != nil {
-			return current, fmt.Errorf("migration %s/%s: %w", set, m.Name, err)
+			return 0, fmt.Errorf("migration %s/%s: %w", set, m.Name, err)
 		}
-		current = m.Version
 	}
-	return current, nil
+	return Version(set), nil
 }
 
 func applyOne(ctx context.Context, db *sql.DB, m Migration) error {
@@ -101,17 +122,11 @@ func applyOne(ctx context.Context, db *sql.DB, m Migration) error {
 	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO ctool_meta.schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO ctool_meta.migrations (step, name) VALUES (?, ?)`, m.Step, m.Name); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-// Latest is the version a fully migrated database of the set has.
-func Latest(set Set) (int, error) {
-	list, err := List(set)
-	if err != nil || len(list) == 0 {
-		return 0, err
-	}
-	return list[len(list)-1].Version, nil
-}
+// Version is the schema version a build of the set made by this ctool has.
+func Version(set Set) int { return versions[set] }

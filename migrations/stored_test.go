@@ -3,24 +3,19 @@ package migrations_test
 import (
 	"bytes"
 	"database/sql"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
-	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 )
 
-// viewsVersion is the last migration whose typed relations were views computed on every query.
-const viewsVersion = 6
-
-// TestStoredRelationsEqualTheViews builds inputs with ingest and checks that every typed relation
-// of the build has the columns, types and rows, in order, that the view definitions of migrations
-// 1 to 6 compute from the same tables.
-func TestStoredRelationsEqualTheViews(t *testing.T) {
+// TestStoredRelationsEqualTheirDefinitions builds inputs with ingest and checks that every stored
+// typed relation of the build has the columns, types and rows, in order, that its definition in
+// ctool_derive computes from the build's tables as they were finally stored.
+func TestStoredRelationsEqualTheirDefinitions(t *testing.T) {
 	sample := ingesttest.SampleInput(t)
 	crlf := filepath.Join(t.TempDir(), "crlf")
 	// CRLF line ends, inside quoted cells too: the load rewrites those cells after it, before Fill.
@@ -29,70 +24,60 @@ func TestStoredRelationsEqualTheViews(t *testing.T) {
 	})
 	for name, input := range map[string]string{"sample": sample, "crlf": crlf} {
 		t.Run(name, func(t *testing.T) {
-			build := ingesttest.Build(t, input)
-			db := viewsOnly(t)
-			if _, err := db.Exec(`ATTACH '` + strings.ReplaceAll(build, "'", "''") + `' AS build (READ_ONLY)`); err != nil {
+			db, err := sql.Open("duckdb", ingesttest.Build(t, input)+"?access_mode=read_only")
+			if err != nil {
 				t.Fatal(err)
 			}
+			defer db.Close()
+			targets := rowsOf(t, db, `SELECT target FROM ctool_meta.derived ORDER BY position`)
+			var stored int
 			for _, r := range schema.Relations() {
-				if r.Kind == schema.TableRelation {
-					if _, err := db.Exec(fmt.Sprintf(`INSERT INTO main.%q SELECT * FROM build.main.%q`, r.Name, r.Name)); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			var typed int
-			for _, r := range schema.Relations() {
-				if r.Kind != schema.ViewRelation {
+				if r.Kind != schema.ViewRelation || !slices.Contains(targets, "main."+r.Name) {
 					continue
 				}
-				typed++
-				if got, want := describe(t, db, "build.main."+r.Name), describe(t, db, "main."+r.Name); got != want {
-					t.Errorf("%s: the build has columns\n%s\nthe view computes\n%s", r.Name, got, want)
+				stored++
+				if got, want := describe(t, db, "main."+r.Name), describe(t, db, "ctool_derive."+r.Name); got != want {
+					t.Errorf("%s: the build has columns\n%s\nits definition computes\n%s", r.Name, got, want)
 				}
-				got, want := rowsAsJSON(t, db, "build.main."+r.Name), rowsAsJSON(t, db, "main."+r.Name)
+				got, want := rowsAsJSON(t, db, "main."+r.Name), rowsAsJSON(t, db, "ctool_derive."+r.Name)
 				if len(want) == 0 {
-					t.Errorf("%s: the view computes no rows from %s; the comparison proves nothing", r.Name, name)
+					t.Errorf("%s: the definition computes no rows from %s; the comparison proves nothing", r.Name, name)
 				}
 				if !slices.Equal(got, want) {
 					i := firstDifference(got, want)
-					t.Errorf("%s: the build holds %d rows, the view computes %d; row %d is\n%s\nnot\n%s",
+					t.Errorf("%s: the build holds %d rows, the definition computes %d; row %d is\n%s\nnot\n%s",
 						r.Name, len(got), len(want), i, at(got, i), at(want, i))
 				}
 			}
-			if typed < 5 {
-				t.Errorf("only %d typed relations compared", typed)
+			if stored != len(targets) || stored < 4 {
+				t.Errorf("%d stored typed relations compared, ctool_meta.derived lists %v", stored, targets)
+			}
+			// products_typed joins the stored prices by position: each must be its own row's.
+			rows, err := db.Query(`SELECT product_description, price_yen FROM products_typed`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var n, priced int
+			for rows.Next() {
+				var d sql.NullString
+				var got sql.NullInt32
+				if err := rows.Scan(&d, &got); err != nil {
+					t.Fatal(err)
+				}
+				n++
+				if got.Valid {
+					priced++
+				}
+				if yen, ok := schema.PriceYen(d.String); ok != got.Valid || yen != got.Int32 {
+					t.Errorf("products_typed row %d: price_yen %v for %q, which has %d, %v", n, got, d.String, yen, ok)
+				}
+			}
+			if rows.Err() != nil || priced == 0 {
+				t.Errorf("products_typed: %d rows, %d priced, %v", n, priced, rows.Err())
 			}
 		})
 	}
-}
-
-// viewsOnly is an in-memory database migrated only as far as viewsVersion: the typed relations are
-// the original views.
-func viewsOnly(tb testing.TB) *sql.DB {
-	tb.Helper()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	tb.Cleanup(func() { db.Close() })
-	list, err := migrations.List(migrations.Main)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := db.Exec(`CREATE SCHEMA ctool_meta`); err != nil {
-		tb.Fatal(err)
-	}
-	for _, m := range list {
-		if m.Version > viewsVersion {
-			break
-		}
-		if _, err := db.Exec(m.SQL); err != nil {
-			tb.Fatalf("%s: %v", m.Name, err)
-		}
-	}
-	return db
 }
 
 // describe is a relation's column names and types as the driver and DuckDB's DESCRIBE (which names a

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/query/querytest"
+	"github.com/azabudai/ctool/schema"
 )
 
 // insertStore adds a store with only the columns the views read; the rest are NULL, as empty cells load.
@@ -24,7 +25,7 @@ func insertStore(tb testing.TB, db *sql.DB, id, hours, closures string) {
 // mustFill stores the typed relations from the rows inserted so far, as ingest does after its load.
 func mustFill(tb testing.TB, db *sql.DB) {
 	tb.Helper()
-	if err := Fill(context.Background(), db); err != nil {
+	if err := Fill(context.Background(), db, Given{}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -155,8 +156,8 @@ func TestStoresTyped(t *testing.T) {
 	got := rowsOf(t, db, `SELECT store_id, Biz_Entertainment_Available, pets_allowed, target_audience,
 		parking_available, parking_capacity, private_room_available, private_room_capacity,
 		kids_menu, highchair, diaper_changing FROM stores_typed ORDER BY store_id`)
-	want := "A|true|false|[ファミリー ビジネス]|true|120|false|<nil>|true|<nil>|false\n" +
-		"B|false|false|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>"
+	want := "A|true|<nil>|[ファミリー ビジネス]|true|120|false|<nil>|true|<nil>|false\n" +
+		"B|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>|<nil>"
 	if got != want {
 		t.Errorf("stores_typed:\n%s\nwant:\n%s", got, want)
 	}
@@ -173,9 +174,9 @@ func TestEventsTyped(t *testing.T) {
 	mustFill(t, db)
 	got := rowsOf(t, db, `SELECT event_name, strftime(start_date, '%Y-%m-%d'), strftime(end_date, '%Y-%m-%d'), venue, address,
 		is_free, registration_required, target_audience FROM events_typed ORDER BY start_date`)
-	want := "期間|2025-09-17|2025-10-19|<nil>|<nil>|<nil>|false|[]\n" +
+	want := "期間|2025-09-17|2025-10-19|<nil>|<nil>|<nil>|<nil>|[]\n" +
 		"一日|2025-10-05|2025-10-05|FREUDE by BMW|<nil>|true|true|[家族 子供]\n" +
-		"不明|2026-12-01|2026-12-01|<nil>|港区麻布台1-3-1|<nil>|false|<nil>"
+		"不明|2026-12-01|2026-12-01|<nil>|港区麻布台1-3-1|<nil>|<nil>|<nil>"
 	if got != want {
 		t.Errorf("events_typed:\n%s\nwant:\n%s", got, want)
 	}
@@ -208,5 +209,82 @@ func TestProductsTypedPrice(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("price_yen(%q) = %s, want %s", tt.description, got, tt.want)
 		}
+	}
+}
+
+// regexpPrice is how products_typed computed price_yen per query before it was stored: schema.PriceYen
+// must agree with it on every description.
+const regexpPrice = `TRY_CAST(NULLIF(regexp_replace(
+	regexp_extract(d, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0), '[^0-9]', '', 'g'), '') AS INTEGER)`
+
+func TestPriceYenAgreesWithTheRegexp(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	descriptions := []string{
+		"2人前から、15,120円(税込)〜", "1,000円", "税込500円のお手頃価格", "¥1,200（税込）", "￥980", "2,480円（税込）、送料 500円",
+		"1個 300 円", "価格は店頭でご確認ください", "3種セット", "", "円", "¥", "¥¥5", "12 34円", "1,2,3\t円", "99999999999円",
+		"2147483647円", "2147483648円", ",100円", "100,円", "¥,100", "約1.5kg 3,240円", "1２3円", "１，０００円", "¥ 500", "5円¥6",
+		"商品A 1,980円 / 商品B ¥2,500", "0円", "000123円", "10,000,000円", "日本円", "1万円", "円1000", "1000\n円", "1000\u3000円",
+	}
+	for _, d := range descriptions {
+		var want sql.NullInt32
+		if err := db.QueryRow(`SELECT `+regexpPrice+` FROM (SELECT ? AS d)`, d).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		yen, ok := schema.PriceYen(d)
+		if ok != want.Valid || yen != want.Int32 {
+			t.Errorf("PriceYen(%q) = %d, %v; the regexp gives %v", d, yen, ok, want)
+		}
+	}
+}
+
+// The offers of stores_typed are schema.ReadOffer of each store's own cells, empty cells NULL.
+func TestStoresTypedOffers(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	for _, id := range []string{"A", "B", "C"} {
+		insertStore(t, db, id, "", "")
+	}
+	if _, err := db.Exec(`UPDATE stores SET vegan_info = 'ヴィーガン対応はしておりません', halal_info = 'ポークフリーのコースは要相談',
+		accessibility = '地下1階・階段のみのため、車椅子でのご来店は困難です', nursing_room = '授乳室はございません' WHERE store_id = 'A';
+		UPDATE stores SET vegan_info = 'Vegan menu on request', gluten_free_info = 'shared fryer',
+		accessibility = '車椅子対応。ただし2階は階段のみ', nursing_room = 'お問い合わせください' WHERE store_id = 'B'`); err != nil {
+		t.Fatal(err)
+	}
+	mustFill(t, db)
+	got := rowsOf(t, db, `SELECT store_id, vegan_available, halal_available, gluten_free_available, wheelchair_accessible,
+		nursing_room_available FROM stores_typed ORDER BY store_id`)
+	want := "A|false|true|<nil>|false|false\n" +
+		"B|true|<nil>|true|true|<nil>\n" +
+		"C|<nil>|<nil>|<nil>|<nil>|<nil>"
+	if got != want {
+		t.Errorf("stores_typed offers:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// events_typed.store_id is the store the venue names, store_name beside it; other venues are NULL.
+func TestEventsTypedStore(t *testing.T) {
+	db := mustOpenDB(t, Main)
+	insertStore(t, db, "STR-1", "", "")
+	insertStore(t, db, "STR-2", "", "")
+	if _, err := db.Exec(`UPDATE stores SET store_name = '洋菓子店クリオロ' WHERE store_id = 'STR-1';
+		UPDATE stores SET store_name = '麻布台ヒルズマーケット' WHERE store_id = 'STR-2'`); err != nil {
+		t.Fatal(err)
+	}
+	for i, location := range []string{
+		`{"venue": "洋菓子店クリオロ", "address": null}`,
+		`{"venue": "麻布台ヒルズマーケット キッチンスタジオ", "address": null}`,
+		`{"venue": "麻布台ヒルズ 中央広場", "address": null}`,
+		`{"venue": null, "address": null}`,
+		``,
+		`{"venue": "ｸﾘｵﾛ 六本木", "address": null}`,
+	} {
+		if _, err := db.Exec(`INSERT INTO events (event_name, date_time, location) VALUES (?, '2025-10-01', ?)`, fmt.Sprint(i), emptyIsNull(location)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustFill(t, db)
+	got := rowsOf(t, db, `SELECT event_name, store_id, store_name FROM events_typed ORDER BY event_name`)
+	want := "0|STR-1|洋菓子店クリオロ\n1|STR-2|麻布台ヒルズマーケット\n2|<nil>|<nil>\n3|<nil>|<nil>\n4|<nil>|<nil>\n5|<nil>|<nil>"
+	if got != want {
+		t.Errorf("events_typed stores:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -117,6 +117,14 @@ func profileOf(vals []driver.Value) (Profile, error) {
 	return p, nil
 }
 
+// notFoundHint says which profiles file a lookup read and that another is chosen where ctool runs. It
+// is the same whatever the id, and names no other file: whether the id is in one is not for a caller
+// to learn (no enumeration). A pinned Finder answers a signed-in user, who chooses no file: it says
+// nothing of the operator's files.
+func notFoundHint(source string) string {
+	return fmt.Sprintf("profiles are read from %s only (NARRATIVE_DATA_FILE); set NARRATIVE_DATA_FILE where ctool runs to read another ingested narrative_data*.csv", source)
+}
+
 // Find returns exactly one profile: the one with id, trimmed, among the profiles ingested from the
 // source.
 func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
@@ -173,7 +181,11 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 		if err := conn.QueryRow(ctx, guard.Const(`SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`), f.Source).Scan(&ingested); err == nil && !ingested {
 			return nil, ctool.Errorf(ctool.KindUsage, "no profiles were ingested from %s (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory", f.Source)
 		}
-		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}
+		e := &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}
+		if f.Pinned == "" {
+			e.Hint = notFoundHint(f.Source)
+		}
+		return nil, e
 	}
 	return nil, fmt.Errorf("profile %q appears more than once in %s", id, f.Source)
 }

@@ -81,3 +81,35 @@ func TestCheckSource(t *testing.T) {
 		}
 	}
 }
+
+// An id absent from the profiles file in use gets the same answer whether or not another ingested file
+// has it: the file that was read and that NARRATIVE_DATA_FILE selects another, nothing of the others.
+func TestFindNotFoundNamesTheFileOnly(t *testing.T) {
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
+	defer live.Close()
+	f, err := profile.NewFinder(live, "narrative_data_2.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "profiles are read from narrative_data_2.csv only (NARRATIVE_DATA_FILE); set NARRATIVE_DATA_FILE where ctool runs to read another ingested narrative_data*.csv"
+	// user_criollo_heavy is in narrative_data.csv; nobody is in no file.
+	for _, id := range []string{"user_criollo_heavy", "nobody"} {
+		_, err := f.Find(context.Background(), id)
+		var ce *ctool.Error
+		if !errors.As(err, &ce) || ce.Kind != ctool.KindNotFound || ce.Message != profile.MsgNotFound+id || ce.Hint != want {
+			t.Errorf("%s: %#v, want not_found with the hint %q", id, err, want)
+		}
+	}
+	// Pinned to a signed-in user, it says nothing of the operator's files.
+	pinned, err := profile.NewFinder(live, "narrative_data_2.csv", "user_criollo_heavy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"user_criollo_heavy", "nobody"} {
+		_, err := pinned.Find(context.Background(), id)
+		var ce *ctool.Error
+		if !errors.As(err, &ce) || ce.Kind != ctool.KindNotFound || ce.Hint != "" {
+			t.Errorf("pinned, %s: %#v, want not_found without a hint", id, err)
+		}
+	}
+}

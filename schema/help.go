@@ -74,7 +74,7 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 			"profile_id を1つ指定して、そのユーザー1人分のプロファイルだけを取得します",
 			"profile_id はシステムから渡された対話中のユーザーのIDを使い、推測・検索しないでください",
 			"複数ユーザーの一覧・検索・列挙はできません（SQLでも取得できません）",
-			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります",
+			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります（hint に探したプロファイルのファイルが示されます）",
 		}
 		doc.CLI = []string{"どのデータファイルから読むかは環境変数 NARRATIVE_DATA_FILE で運用者が決めます（既定 narrative_data.csv）"}
 		doc.OutputNote = `{"profile_id", "age", "gender", "user_type", "primary_store_id", "primary_store_name", "visits", "narrative"}（age と visits は整数、narrative は改行を含む）。エラー時は {"error": "..."}`
@@ -109,7 +109,7 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 		doc.LabelsNote = NoBuildLabels
 	}
 	doc.Relations = append(doc.Relations, RelationDoc{Name: d.Table, Aliases: append([]string{}, d.Aliases...), Columns: []ColumnDoc{},
-		Description: "元のCSVのテキストそのまま（空のセルは NULL。有無は IS NULL / IS NOT NULL で判定します）。JSON列は文字列なので LIKE で検索できます"})
+		Description: "元のCSVのテキストそのまま（空のセルは NULL: 不明の意味で、「なし」ではありません）。JSON列は文字列なので LIKE で検索できます"})
 	for _, v := range d.Views {
 		rd := RelationDoc{Name: v.Name, Aliases: []string{}, Columns: []ColumnDoc{}, Description: v.Description, Note: v.Note}
 		if v.Extends != "" {

@@ -334,7 +334,7 @@ func TestAgentE2E(t *testing.T) {
 		if r.code != 1 || decodeError(t, r) != "ユーザーが見つかりません: nobody" {
 			t.Errorf("unknown id: %s", r)
 		}
-		if want := `{"error":"ユーザーが見つかりません: nobody","kind":"not_found"}`; strings.TrimSpace(r.stdout) != want {
+		if want := `{"error":"ユーザーが見つかりません: nobody","kind":"not_found","hint":"profiles are read from narrative_data.csv only (NARRATIVE_DATA_FILE); set NARRATIVE_DATA_FILE where ctool runs to read another ingested narrative_data*.csv"}`; strings.TrimSpace(r.stdout) != want {
 			t.Errorf("stdout %q, want %q", r.stdout, want)
 		}
 		for _, id := range []string{"' OR '1'='1", "%", "*", "user_criollo_heavy' --", "user_%", "USER_CRIOLLO_HEAVY"} {

@@ -78,6 +78,10 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 	if err != nil {
 		return err
 	}
+	// Warnings do not stop a build; they are diagnostics, on stderr, as validate prints them.
+	for _, p := range sum.Warnings {
+		fmt.Fprintln(opts.errOut, p.String())
+	}
 	t := textout.Table(opts.out, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	t.Header("dataset", "file", "rows", "sha256")
 	for _, f := range sum.Files {

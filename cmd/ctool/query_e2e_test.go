@@ -1056,12 +1056,18 @@ func testFormats(t *testing.T, db e2eDB) {
 		res = db.query("events", "json", "SELECT event_name, is_free, registration_required, target_audience, start_date, end_date FROM events_typed WHERE is_free IS NOT NULL ORDER BY start_date LIMIT 5")
 		doc = wantRows(t, res)
 		date := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+		var known, unknown int // registration_required: true, or null where the cell is empty
 		for _, row := range doc.Results {
 			if _, ok := row["is_free"].(bool); !ok {
 				t.Fatalf("is_free is %T, want a JSON boolean:\n%s", row["is_free"], res)
 			}
-			if _, ok := row["registration_required"].(bool); !ok {
-				t.Fatalf("registration_required is %T, want a JSON boolean:\n%s", row["registration_required"], res)
+			switch row["registration_required"].(type) {
+			case bool:
+				known++
+			case nil:
+				unknown++
+			default:
+				t.Fatalf("registration_required is %T, want a JSON boolean or null:\n%s", row["registration_required"], res)
 			}
 			if _, ok := row["target_audience"].([]any); !ok {
 				t.Fatalf("target_audience is %T, want a JSON array:\n%s", row["target_audience"], res)
@@ -1071,6 +1077,9 @@ func testFormats(t *testing.T, db e2eDB) {
 					t.Fatalf("%s is %v, want \"YYYY-MM-DD\":\n%s", k, row[k], res)
 				}
 			}
+		}
+		if known == 0 || unknown == 0 {
+			t.Fatalf("registration_required: %d booleans and %d nulls, want both:\n%s", known, unknown, res)
 		}
 		res = db.query("stores", "json", "SELECT store_name, parking_capacity FROM stores_typed WHERE parking_capacity IS NULL LIMIT 1")
 		doc = wantRows(t, res)

@@ -23,7 +23,7 @@ func newStatusCommand(e *env) *cli.Command {
 			dbFlag(),
 			inputFlag(),
 			formatFlag("output", "text", "text", "json"),
-			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh"},
+			&cli.BoolFlag{Name: "check", Usage: "exit 1 unless every source is fresh and the build has this ctool's schema"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := &statusOptions{out: e.stdout, db: e.dbPath(c), input: c.String("input"), check: c.Bool("check")}
@@ -58,7 +58,8 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(w, "database:  %s\nschema:    %d (latest %d)\nbuilt at:  %s\nprofiles:  %s", st.DB, st.SchemaVersion, st.LatestSchema, st.BuiltAt, st.ProfilesFile)
+		fmt.Fprintf(w, "database:  %s\nschema:    %d (latest %d%s)\nbuilt at:  %s\nprofiles:  %s", st.DB, st.SchemaVersion, st.LatestSchema,
+			schemaNote(st), st.BuiltAt, st.ProfilesFile)
 		if !st.ProfilesFound {
 			fmt.Fprint(w, " (missing)")
 		}
@@ -76,4 +77,17 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return answered{ctool.Errorf(ctool.KindStale, "the database is out of date").WithHint("ctool ingest")}
 	}
 	return nil
+}
+
+// schemaNote says what a schema version other than this ctool's means: a build made by an older ctool
+// lacks what the help describes until it is built again; one made by a newer ctool may hold what this
+// one does not know.
+func schemaNote(st *ingest.Status) string {
+	switch {
+	case st.SchemaVersion < st.LatestSchema:
+		return ": built by an older ctool; ctool ingest rebuilds it"
+	case st.SchemaVersion > st.LatestSchema:
+		return ": built by a newer ctool"
+	}
+	return ""
 }

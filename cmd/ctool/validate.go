@@ -29,7 +29,8 @@ func newValidateCommand(e *env) *cli.Command {
 			"Contracts (rule words too): with --against, a dataset may not lose more than --max-removed of its\n" +
 			"rows (removed), and a store_id that products or profiles still name may not disappear\n" +
 			"(still-referenced); events must include one that ends today or later in Tokyo (upcoming: a\n" +
-			"warning, an error with --strict). Warnings are reported and exit 0.\n" +
+			"warning, an error with --strict). An event's venue that reads like a store must name one of the\n" +
+			"stores file (venue: a warning, an error with --strict). Warnings are reported and exit 0.\n" +
 			"--against names the previous build, a built database or another input directory; the report then\n" +
 			"also says, per dataset by its key, which rows were added, removed or changed (with the columns that\n" +
 			"changed) and which columns were added or removed. Profiles are personal data: counts only.\n" +
@@ -46,7 +47,7 @@ func newValidateCommand(e *env) *cli.Command {
 			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
 			&cli.StringFlag{Name: "max-removed", Value: fmt.Sprintf("%g%%", schema.DefaultMaxRemoved*100), Usage: "with --against, the share of a dataset's rows that may be removed (`PCT`, e.g. 25%)"},
-			&cli.BoolFlag{Name: "strict", Usage: "make warnings (no upcoming events) errors"},
+			&cli.BoolFlag{Name: "strict", Usage: "make warnings (no upcoming events, a venue that names no store) errors"},
 			// Tests fix "today" (also CTOOL_TODAY): the contracts must not depend on the real date there.
 			&cli.StringFlag{Name: "today", Hidden: true},
 		},

@@ -1,6 +1,11 @@
 -- Raw tables keep the CSV text exactly, so the seeds' text queries (LIKE '%"available": true%',
 -- = 'TRUE') work unchanged. An empty cell is NULL, as the seeds' read_csv gives it, so json_extract
--- never sees ''; only the columns schema/ marks required are NOT NULL. Typed views sit beside them.
+-- never sees ''; only the columns schema/ marks required are NOT NULL. The typed relations derived
+-- from them are 003's.
+--
+-- Label columns (schema/: Column.Label) compare without case, so category = 'Cafe' finds the cafes.
+-- Only the comparison changes: the stored text stays byte for byte what the CSV holds, and every
+-- relation that reads such a column inherits its collation.
 CREATE TABLE ctool_meta.sources (
     dataset     VARCHAR NOT NULL,
     source_file VARCHAR NOT NULL,
@@ -34,7 +39,7 @@ CREATE TABLE stores (
     store_id                    VARCHAR NOT NULL PRIMARY KEY,
     store_name                  VARCHAR NOT NULL,
     description                 VARCHAR,
-    category                    VARCHAR NOT NULL,
+    category                    VARCHAR COLLATE NOCASE NOT NULL,
     opening_hours               VARCHAR,
     irregular_closures          VARCHAR,
     phone                       VARCHAR,
@@ -58,7 +63,7 @@ CREATE TABLE stores (
     parking                     VARCHAR,
     nursing_room                VARCHAR,
     access_route                VARCHAR,
-    extraction_status           VARCHAR NOT NULL,
+    extraction_status           VARCHAR COLLATE NOCASE NOT NULL,
     error_message               VARCHAR
 );
 
@@ -67,5 +72,5 @@ CREATE TABLE products (
     store_name          VARCHAR NOT NULL,
     product_name        VARCHAR NOT NULL,
     product_description VARCHAR,
-    tag                 VARCHAR
+    tag                 VARCHAR COLLATE NOCASE
 );
