@@ -144,8 +144,11 @@ func TestExportJSONLinesAndParquet(t *testing.T) {
 	if _, ok := first["target_audience"].([]any); !ok {
 		t.Errorf("target_audience is %T, not a list", first["target_audience"])
 	}
-	if _, ok := first["registration_required"].(bool); !ok {
-		t.Errorf("registration_required is %T, not a boolean", first["registration_required"])
+	// A flag is a boolean, or null where the cell is empty (unknown, not false).
+	if v, ok := first["registration_required"]; !ok {
+		t.Error("no registration_required")
+	} else if _, isBool := v.(bool); !isBool && v != nil {
+		t.Errorf("registration_required is %T, not a boolean or null", v)
 	}
 	for _, name := range []string{"events", "stores", "products"} {
 		pq := filepath.Join(t.TempDir(), name+".parquet")
