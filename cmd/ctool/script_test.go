@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var update = flag.Bool("u", false, "update the golden output in testdata/script")
+var update = flag.Bool("update", false, "update the golden output in testdata/script")
 
 func TestMain(m *testing.M) {
 	cmds := map[string]func(){
