@@ -337,6 +337,9 @@ func TestPoolBusy(t *testing.T) {
 	stuck := make(chan error, 1)
 	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); stuck <- err }()
 	log.waitStarted(t, "slow", 1)
+	if n := p.Busy(); n != 1 {
+		t.Errorf("Busy = %d while the slow query runs, want 1", n)
+	}
 	queued := make(chan error, 1)
 	go func() { _, err := p.Query(context.Background(), schema.Stores, "pid"); queued <- err }()
 	waitUntil(t, "a call waiting", func() bool { return p.Waiting() == 1 })
