@@ -118,11 +118,7 @@ func TestMCPAuth(t *testing.T) {
 		t.Errorf("typ JWT: %d %s", resp.StatusCode, body)
 	}
 	// The log is read from the server's stderr as it comes.
-	log := s.stderr.String()
-	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"type"`) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		log = s.stderr.String()
-	}
+	log := s.stderr.waitFor(t, "the refusal of typ JWT logged", func(s string) bool { return strings.Contains(s, `"refusal":"type"`) })
 	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"refusal":"type"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
 		t.Errorf("log:\n%s", log)
 	}
