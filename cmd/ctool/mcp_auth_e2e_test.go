@@ -38,6 +38,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // with a token reading its own profile, a request without one refused, and the log naming the
 // subject only by its hash. (conformance/auth.sh runs the same against oidc-provider.)
 func TestMCPAuth(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -173,6 +174,7 @@ func TestMCPAuth(t *testing.T) {
 // An issuer whose keys cannot be found stops the server at start, exit 2, with a Try: line naming what
 // to check: the URL to fetch when nothing answers, the issuer the metadata names when it names another.
 func TestMCPAuthIssuerUnusable(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

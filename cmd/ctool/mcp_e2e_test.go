@@ -661,6 +661,7 @@ func runCases(t *testing.T, c mcpCaller, db string, cases []mcpCase) {
 
 // TestMCP runs the tests that only read the sample data on one database, built once.
 func TestMCP(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("stdio", func(t *testing.T) { testMCPStdio(t, db) })
 	t.Run("profile_rules", func(t *testing.T) { testMCPProfileRules(t, db) })
@@ -944,6 +945,7 @@ func testMCPConcurrentCalls(t *testing.T, db string) {
 
 // An ingest while calls run: no call fails, and the calls that start after it read the new build.
 func TestMCPIngestDuringCalls(t *testing.T) {
+	t.Parallel()
 	sample := ingesttest.SampleInput(t)
 	changed := t.TempDir()
 	entries, err := os.ReadDir(sample)

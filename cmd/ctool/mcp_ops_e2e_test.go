@@ -23,6 +23,7 @@ import (
 )
 
 func TestMCPOps(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("stdio_drain", func(t *testing.T) { testStdioDrainAtEOF(t, db) })
 	t.Run("sigterm_drain", func(t *testing.T) { testHTTPDrainOnSIGTERM(t, db) })

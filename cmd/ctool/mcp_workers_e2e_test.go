@@ -30,6 +30,7 @@ import (
 )
 
 func TestMCPWorkers(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("engine_cases_stdio", func(t *testing.T) { testEngineCasesStdio(t) })
 	t.Run("engine_cases_http", func(t *testing.T) { testEngineCasesHTTP(t, db) })

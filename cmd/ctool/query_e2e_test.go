@@ -397,6 +397,7 @@ func profileIDs(t *testing.T, input string) []string {
 // The test
 
 func TestQueryE2E(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds a database")
 	}
@@ -709,6 +710,7 @@ func testHostile(t *testing.T, db e2eDB) {
 			}
 			names[tc.Name] = true
 			t.Run(tc.Name, func(t *testing.T) {
+				t.Parallel() // each in a worker process of its own; the checks of the files follow them all
 				// Every dataset's query reads through the same guard; take turns.
 				dataset := []string{"events", "stores", "products"}[i%3]
 				res := db.query(dataset, "json", tc.SQL)

@@ -24,6 +24,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/script against the real command.
 // $INPUT is the repository's sample data and $SEEDS the design documents, when present.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
