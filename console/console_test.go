@@ -20,7 +20,7 @@ import (
 	"github.com/azabudai/ctool/ingest/ingesttest"
 )
 
-var update = flag.Bool("u", false, "update the golden pages in testdata/")
+var update = flag.Bool("update", false, "update the golden pages in testdata/")
 
 // sunday is the console's clock in tests: Sunday 5 October 2025, 19:00 in Tokyo.
 var sunday = time.Date(2025, 10, 5, 19, 0, 0, 0, tokyo)
@@ -132,7 +132,7 @@ func stable(t *testing.T, db, page string) string {
 	return strings.ReplaceAll(page, fixDir, "TMP")
 }
 
-// golden compares got with testdata/name, or writes it with -u.
+// golden compares got with testdata/name, or writes it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
@@ -144,10 +144,10 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./console -u to write it)", err)
+		t.Fatalf("%v (run go test ./console -update to write it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from the page served (go test ./console -u rewrites it); served:\n%s", path, firstDiff(string(want), got))
+		t.Errorf("%s differs from the page served (go test ./console -update rewrites it); served:\n%s", path, firstDiff(string(want), got))
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/azabudai/ctool/schema"
 )
 
-var updateHints = flag.Bool("update-hints", false, "rewrite testdata/empty_hints.golden")
+var update = flag.Bool("update", false, "rewrite testdata/empty_hints.golden")
 
 // goldenHintQueries are empty answers of every kind, on the sample build and on data unlike it.
 var goldenHintQueries = []struct {
@@ -67,7 +67,7 @@ var today = regexp.MustCompile(`today in Tokyo is [0-9]{4}-[0-9]{2}-[0-9]{2}`)
 // build and on data unlike it, each query asked twice (the second answer comes from what the first
 // one cached).
 //
-//	go test ./hint -run EmptyHintsGolden -update-hints
+//	go test ./hint -run EmptyHintsGolden -update
 func TestEmptyHintsGolden(t *testing.T) {
 	input := t.TempDir()
 	ingesttest.CopyDir(t, ingesttest.SampleInput(t), input, nil)
@@ -106,7 +106,7 @@ func TestEmptyHintsGolden(t *testing.T) {
 		live.Close()
 	}
 	golden := filepath.Join("testdata", "empty_hints.golden")
-	if *updateHints {
+	if *update {
 		if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -101,10 +101,12 @@ func (m *metricSet) authRefused(why reason) {
 }
 
 // watchWorkers exposes the worker pool's gauges, read at each scrape.
-func (m *metricSet) watchWorkers(running, waiting func() int) {
+func (m *metricSet) watchWorkers(running, busy, waiting func() int) {
 	m.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctool_workers_running", Help: "Worker processes started and not yet gone."},
 			func() float64 { return float64(running()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctool_workers_busy", Help: "Worker processes running a query."},
+			func() float64 { return float64(busy()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctool_calls_waiting", Help: "Calls waiting for a free worker."},
 			func() float64 { return float64(waiting()) }))
 }

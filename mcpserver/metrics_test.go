@@ -80,7 +80,7 @@ func TestMetricsCountCalls(t *testing.T) {
 		tools = append(tools, tl.Name)
 	}
 	m := newMetrics(tools, false)
-	m.watchWorkers(func() int { return 4 }, func() int { return 1 })
+	m.watchWorkers(func() int { return 4 }, func() int { return 3 }, func() int { return 1 })
 	m.watchBuild(liveBuild(live))
 	m.workerEnded("crashed")
 	m.workerEnded("retired")
@@ -123,6 +123,7 @@ func TestMetricsCountCalls(t *testing.T) {
 		{"ctool_worker_restarts_total", map[string]string{"reason": "retired"}, -1}, // no series: not a restart
 		{"ctool_auth_refusals_total", map[string]string{"reason": "signature"}, 1},
 		{"ctool_workers_running", nil, 4},
+		{"ctool_workers_busy", nil, 3},
 		{"ctool_calls_waiting", nil, 1},
 		{"ctool_build_info", map[string]string{"build": build}, 1},
 	} {

@@ -96,7 +96,7 @@ func Run(ctx context.Context, c Config) error {
 	}
 	defer pool.Close()
 	if metrics != nil {
-		metrics.watchWorkers(pool.Running, pool.Waiting)
+		metrics.watchWorkers(pool.Running, pool.Busy, pool.Waiting)
 		metrics.watchBuild(liveBuild(live))
 	}
 	srv := newServer(serverConfig{live: live, profiles: finder, timeout: c.Timeout, log: log, version: c.Version,

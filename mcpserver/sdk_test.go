@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -86,26 +87,24 @@ func TestSDKStopsReadingAtABadLine(t *testing.T) {
 // https://github.com/modelcontextprotocol/go-sdk/issues/1209 and pull/451: once 2025-11-25 is agreed, a
 // batch ends the session; the request after it is never answered.
 func TestSDKEndsTheSessionAtABatch(t *testing.T) {
-	out := &syncBuffer{}
-	inR, inW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- slowServer(0).Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: out}) }()
-	io.WriteString(inW, initializeLine+"\n")
-	for range 200 { // a hang guard: the batch must follow the agreed version
-		if answered(out.String(), 1) {
-			break
+	synctest.Test(t, func(t *testing.T) {
+		out := &syncBuffer{}
+		inR, inW := io.Pipe()
+		done := make(chan error, 1)
+		go func() { done <- slowServer(0).Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: out}) }()
+		io.WriteString(inW, initializeLine+"\n")
+		synctest.Wait() // the batch must follow the agreed version
+		if !answered(out.String(), 1) {
+			t.Fatalf("initialize went unanswered:\n%s", out)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	go io.WriteString(inW, initializedLine+"\n"+`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`+"\n"+`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second): // the session went on: no more to read
-	}
-	inW.Close()
-	if answered(out.String(), 3) {
-		t.Fatalf("the SDK answered the request after a batch: the filter's answer to batches can go\n%s", out)
-	}
+		go io.WriteString(inW, initializedLine+"\n"+`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`+"\n"+`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
+		synctest.Wait() // the session has ended, or waits for more to read
+		inW.Close()
+		<-done
+		if answered(out.String(), 3) {
+			t.Fatalf("the SDK answered the request after a batch: the filter's answer to batches can go\n%s", out)
+		}
+	})
 }
 
 // https://github.com/modelcontextprotocol/go-sdk/issues/56: a server that declares tools only still
@@ -122,26 +121,23 @@ func TestSDKAnswersUndeclaredPrompts(t *testing.T) {
 // https://github.com/modelcontextprotocol/go-sdk/issues/1235: the SDK answers a request its client
 // cancelled.
 func TestSDKAnswersACancelledRequest(t *testing.T) {
-	inR, inW := io.Pipe()
-	out := &syncBuffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- slowServer(time.Minute).Run(ctx, &mcp.IOTransport{Reader: inR, Writer: out}) }()
-	io.WriteString(inW, initializeLine+"\n"+initializedLine+"\n"+slowCallLine+"\n")
-	time.Sleep(100 * time.Millisecond) // let the call start
-	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
-	for range 100 { // a bound, not a speed check
-		if answered(out.String(), 2) {
-			break
+	synctest.Test(t, func(t *testing.T) {
+		inR, inW := io.Pipe()
+		out := &syncBuffer{}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- slowServer(time.Minute).Run(ctx, &mcp.IOTransport{Reader: inR, Writer: out}) }()
+		io.WriteString(inW, initializeLine+"\n"+initializedLine+"\n"+slowCallLine+"\n")
+		synctest.Wait() // the call has started: its tool waits for the minute or its cancellation
+		io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
+		synctest.Wait()
+		inW.Close()
+		<-done
+		if !answered(out.String(), 2) {
+			t.Fatalf("the SDK did not answer a cancelled request: go-sdk#1235 is fixed; the filter's drop of such answers can go\n%s", out)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	inW.Close()
-	<-done
-	if !answered(out.String(), 2) {
-		t.Fatalf("the SDK did not answer a cancelled request: go-sdk#1235 is fixed; the filter's drop of such answers can go\n%s", out)
-	}
+	})
 }
 
 // https://github.com/modelcontextprotocol/go-sdk/issues/1061: at the end of its input the SDK drops
@@ -163,21 +159,21 @@ func TestStdioAnswersABatch(t *testing.T) {
 	out := &syncBuffer{}
 	in := initializeLine + "\n" + initializedLine + "\n" + `[{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n" +
 		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
-	inR, inW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- serveStdio(context.Background(), slowServer(0), inR, out, time.Second) }()
-	io.WriteString(inW, initializeLine+"\n")
-	for range 200 { // a hang guard: the batch must follow the agreed version
-		if answered(out.String(), 1) {
-			break
+	synctest.Test(t, func(t *testing.T) {
+		inR, inW := io.Pipe()
+		done := make(chan error, 1)
+		go func() { done <- serveStdio(context.Background(), slowServer(0), inR, out, time.Second) }()
+		io.WriteString(inW, initializeLine+"\n")
+		synctest.Wait() // the batch must follow the agreed version
+		if !answered(out.String(), 1) {
+			t.Fatalf("initialize went unanswered:\n%s", out)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	io.WriteString(inW, strings.TrimPrefix(in, initializeLine+"\n"))
-	inW.Close()
-	if err := <-done; err != nil {
-		t.Errorf("ServeStdio = %v", err)
-	}
+		io.WriteString(inW, strings.TrimPrefix(in, initializeLine+"\n"))
+		inW.Close()
+		if err := <-done; err != nil {
+			t.Errorf("ServeStdio = %v", err)
+		}
+	})
 	if !answered(out.String(), 3) || !strings.Contains(out.String(), `"code":-32600`) {
 		t.Errorf("the batch or the ping after it went unanswered:\n%s", out)
 	}

@@ -275,6 +275,9 @@ func (f *stdioFilter) reject(id json.RawMessage, code int64, message string) {
 func (f *stdioFilter) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.inFlight) > 0 && bytes.HasPrefix(bytes.TrimSpace(p), []byte("[")) {
+		f.batchAnswered(p)
+	}
 	if len(f.inFlight) > 0 {
 		if id, ok := responseID(p); ok {
 			delete(f.inFlight, id)
@@ -307,6 +310,25 @@ func (f *stdioFilter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return f.out.Write(p)
+}
+
+// batchAnswered counts the requests of a batch answered by p (2025-03-26 and before); the answer is
+// written whole, cancelled requests included. Called with f.mu held.
+func (f *stdioFilter) batchAnswered(p []byte) {
+	var batch []json.RawMessage
+	if json.Unmarshal(p, &batch) != nil {
+		return
+	}
+	for _, raw := range batch {
+		if id, ok := responseID(raw); ok {
+			delete(f.inFlight, id)
+			delete(f.cancelled, id)
+		}
+	}
+	select {
+	case f.answered <- struct{}{}:
+	default:
+	}
 }
 
 // responseID reads the id of a response the SDK wrote without decoding its result: the SDK writes

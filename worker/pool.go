@@ -298,5 +298,18 @@ func (p *Pool) Running() int {
 	return p.live
 }
 
+// Busy is how many worker processes are running a query (or finishing one a call gave up on).
+func (p *Pool) Busy() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for w := range p.all {
+		if !w.busySince.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
 // Waiting is how many calls wait for a worker.
 func (p *Pool) Waiting() int { return int(p.waiting.Load()) }

@@ -1,9 +1,11 @@
 package worker
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -12,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -27,6 +30,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	if os.Getenv("CTOOL_TEST_WORKER") == "1" {
+		if os.Getenv("CTOOL_TEST_RUNNING") != "" {
+			running = os.NewFile(3, "running") // testWorker's pipe
+		}
 		if err := Serve(os.Stdin, os.Stdout, "test-build", fakeQuery); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -36,7 +42,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// running, in a test worker, is where it says which slow or stuck query it has started: the tests
+// wait for that line (logged.started), not for a clock.
+var running *os.File
+
 func fakeQuery(ctx context.Context, d *schema.Dataset, sqlText string) (*query.Result, error) {
+	if running != nil && (sqlText == "stuck" || sqlText == "slow") {
+		fmt.Fprintln(running, sqlText)
+	}
 	switch sqlText {
 	case "crash":
 		fmt.Fprintln(os.Stderr, "SIGSEGV: segmentation violation\nPC=0x0 m=3 sigcode=1")
@@ -58,46 +71,93 @@ func fakeQuery(ctx context.Context, d *schema.Dataset, sqlText string) (*query.R
 		Rows: [][]any{{int64(os.Getpid())}}, Omitted: []string{}}, nil
 }
 
+// logged is what a pool's workers told the test: its log's events, Config.Observe's outcomes and the
+// slow or stuck queries the workers have started. Each news closes changed, so a test waits for it.
 type logged struct {
 	mu       sync.Mutex
 	events   []Event
-	outcomes []string // Config.Observe's
+	outcomes []string       // Config.Observe's
+	started  map[string]int // the queries the workers said they started, by SQL text
+	changed  chan struct{}  // closed, and replaced, at each news
 }
 
-func (l *logged) observe(outcome string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.outcomes = append(l.outcomes, outcome)
+func newLogged() *logged {
+	return &logged{started: map[string]int{}, changed: make(chan struct{})}
 }
 
-func (l *logged) observed(outcome string) bool {
+// news records one piece of news with l.mu held, and wakes the waits.
+func (l *logged) news(record func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return slices.Contains(l.outcomes, outcome)
+	record()
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
-func (l *logged) add(e Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = append(l.events, e)
-}
+func (l *logged) observe(outcome string) { l.news(func() { l.outcomes = append(l.outcomes, outcome) }) }
 
-func (l *logged) has(what string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (l *logged) add(e Event) { l.news(func() { l.events = append(l.events, e) }) }
+
+// observed reports whether outcome was observed. Called with l.mu held, as has and count are.
+func (l *logged) observed(outcome string) bool { return slices.Contains(l.outcomes, outcome) }
+
+func (l *logged) has(what string) bool { return l.count(what) > 0 }
+
+// count is how many events say what.
+func (l *logged) count(what string) int {
+	n := 0
 	for _, e := range l.events {
 		if e.Worker == what {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
+}
+
+// waitFor returns once cond, called with l.mu held, holds; it looks again at each news. The bound only
+// keeps a broken pool from hanging the test: after it, the test fails with what it has seen.
+func (l *logged) waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		l.mu.Lock()
+		ok, changed := cond(), l.changed
+		l.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			t.Fatalf("%s: not within a minute; events %+v, outcomes %v, started %v", what, l.events, l.outcomes, l.started)
+		}
+	}
+}
+
+// waitStarted returns once the workers have started n queries sqlText ("slow" or "stuck").
+func (l *logged) waitStarted(t *testing.T, sqlText string, n int) {
+	t.Helper()
+	l.waitFor(t, fmt.Sprintf("%d %s queries started", n, sqlText), func() bool { return l.started[sqlText] >= n })
+}
+
+// waitUntil polls the pool's state, which tells no one when it changes, until cond holds; the bound
+// is a hang guard.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within a minute", what)
+		}
+	}
 }
 
 func newTestPool(t *testing.T, size, max, queue int) (*Pool, *logged) {
 	t.Helper()
-	log := &logged{}
+	log := newLogged()
 	p := NewPool(Config{
-		Command: testWorker(t),
+		Command: testWorker(t, log),
 		Size:    size, Max: max, Queue: queue, Grace: 200 * time.Millisecond, Log: log.add, Observe: log.observe,
 	})
 	if err := p.Start(context.Background()); err != nil {
@@ -112,16 +172,39 @@ func newTestPool(t *testing.T, size, max, queue int) (*Pool, *logged) {
 	return p, log
 }
 
-// testWorker is the command of a worker served by this test binary (see TestMain).
-func testWorker(t *testing.T) func() *exec.Cmd {
+// testWorker is the command of a worker served by this test binary (see TestMain). With log, each
+// worker says on a pipe which slow or stuck query it has started, and log.started counts them.
+func testWorker(t *testing.T, log *logged) func() *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	var pw *os.File
+	if log != nil {
+		pr, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw = w
+		// Closed after the pool's own cleanup (cleanups run last first): the reader ends once the
+		// workers are gone too.
+		t.Cleanup(func() { pw.Close() })
+		go func() {
+			defer pr.Close()
+			sc := bufio.NewScanner(pr)
+			for sc.Scan() {
+				log.news(func() { log.started[sc.Text()]++ })
+			}
+		}()
+	}
 	return func() *exec.Cmd {
 		cmd := exec.Command(exe)
 		cmd.Env = append(os.Environ(), "CTOOL_TEST_WORKER=1")
+		if pw != nil {
+			cmd.Env = append(cmd.Env, "CTOOL_TEST_RUNNING=3")
+			cmd.ExtraFiles = []*os.File{pw}
+		}
 		return cmd
 	}
 }
@@ -199,28 +282,17 @@ func TestPoolSurvivesWorkers(t *testing.T) {
 			}
 			// The next call is answered, by the same worker or another.
 			after := pidOf(t, p)
-			for deadline := time.Now().Add(time.Minute); !log.observed(tt.outcome) && time.Now().Before(deadline); {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if !log.observed(tt.outcome) || !log.observed(OutcomeOK) {
-				t.Errorf("observed %v, want %s (and ok for the next call)", log.outcomes, tt.outcome)
-			}
+			log.waitFor(t, "the outcome "+tt.outcome+", and ok for the next call", func() bool {
+				return log.observed(tt.outcome) && log.observed(OutcomeOK)
+			})
 			if tt.event != "" {
-				deadline := time.Now().Add(time.Minute)
-				for !log.has(tt.event) && time.Now().Before(deadline) {
-					time.Sleep(10 * time.Millisecond)
-				}
-				if !log.has(tt.event) {
-					t.Errorf("the log has no %q event: %+v", tt.event, log.events)
-				}
+				log.waitFor(t, "the event "+tt.event, func() bool { return log.has(tt.event) })
 				if after == before {
 					t.Errorf("the worker (pid %d) was kept after %s", before, tt.sql)
 				}
 			} else {
-				// A query that stopped when asked keeps its worker.
-				for len(p.slots) > 0 {
-					time.Sleep(time.Millisecond)
-				}
+				// A query that stopped when asked keeps its worker: it is given back.
+				waitUntil(t, "the worker given back", func() bool { return len(p.slots) == 0 })
 				log.mu.Lock()
 				if len(log.events) > 0 {
 					t.Errorf("a worker went after a query that ended well: %+v", log.events)
@@ -239,13 +311,7 @@ func TestPoolWorkerKilledFromOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The pool notices at once and says so; a call made before that may still fail.
-	deadline := time.Now().Add(time.Minute)
-	for !log.has("exited") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !log.has("exited") {
-		t.Errorf("the log has no exited event: %+v", log.events)
-	}
+	log.waitFor(t, "the exited event", func() bool { return log.has("exited") })
 	for i := 0; i < 100; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		res, err := p.Query(ctx, schema.Stores, "pid")
@@ -265,19 +331,18 @@ func TestPoolWorkerKilledFromOutside(t *testing.T) {
 
 // Past the queue a call is answered busy at once; the calls in the queue are served.
 func TestPoolBusy(t *testing.T) {
-	p, _ := newTestPool(t, 1, 1, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	p, log := newTestPool(t, 1, 1, 1)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stuck := make(chan error, 1)
 	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); stuck <- err }()
-	for len(p.slots) == 0 {
-		time.Sleep(time.Millisecond)
+	log.waitStarted(t, "slow", 1)
+	if n := p.Busy(); n != 1 {
+		t.Errorf("Busy = %d while the slow query runs, want 1", n)
 	}
 	queued := make(chan error, 1)
 	go func() { _, err := p.Query(context.Background(), schema.Stores, "pid"); queued <- err }()
-	for p.waiting.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	waitUntil(t, "a call waiting", func() bool { return p.Waiting() == 1 })
 	if _, err := p.Query(context.Background(), schema.Stores, "pid"); kindOf(err) != ctool.KindBusy {
 		t.Fatalf("a call past the queue got %v, want kind busy", err)
 	}
@@ -321,19 +386,17 @@ func TestPoolStuckQueriesDoNotStarve(t *testing.T) {
 // Once Active are busy, a call waits for one to come back; one that stays busy (stuck) for
 // SpawnAfter does not hold it up for longer: another is started beside it.
 func TestPoolSpawnsAfterWait(t *testing.T) {
-	p, _ := newTestPool(t, 1, 3, 10)
+	p, log := newTestPool(t, 1, 3, 10)
 	p.cfg.SpawnAfter = 300 * time.Millisecond
 	warm := pidOf(t, p)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// SpawnAfter counts from when the slow query took its worker, after start.
 	start := time.Now()
 	slow := make(chan error, 1)
 	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
-	for len(p.slots) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	log.waitStarted(t, "slow", 1)
 	other := pidOf(t, p)
 	if held := time.Since(start); held < p.cfg.SpawnAfter {
 		t.Errorf("a second worker served %v after the first was taken, before SpawnAfter", held)
@@ -383,15 +446,13 @@ func TestPoolQuickCallsUseActiveWorkers(t *testing.T) {
 // Below Active, a call that finds every worker busy has another started for it at once, not after
 // SpawnAfter.
 func TestPoolStartsUpToActive(t *testing.T) {
-	p, _ := newTestPool(t, 1, 12, 10)
+	p, log := newTestPool(t, 1, 12, 10)
 	p.cfg.Active, p.cfg.SpawnAfter = 2, time.Minute
 	warm := pidOf(t, p)
 	ctx, cancel := context.WithCancel(context.Background())
 	slow := make(chan error, 1)
 	go func() { _, err := p.Query(ctx, schema.Stores, "slow"); slow <- err }()
-	for len(p.slots) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	log.waitStarted(t, "slow", 1)
 	if pid := pidOf(t, p); pid == warm {
 		t.Errorf("served by the busy worker")
 	}
@@ -402,29 +463,8 @@ func TestPoolStartsUpToActive(t *testing.T) {
 // Eight stuck queries still leave four workers for everyone else: once a query has held its worker
 // for SpawnAfter, Active more may run beside the slow ones, within Max.
 func TestPoolKeepsActiveBesideStuck(t *testing.T) {
-	p, _ := newTestPool(t, 1, 12, 100)
+	p, log := newTestPool(t, 1, 12, 100)
 	p.cfg.Active, p.cfg.SpawnAfter = 4, 50*time.Millisecond
-	busy := func() int {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		n := 0
-		for w := range p.all {
-			if !w.busySince.IsZero() {
-				n++
-			}
-		}
-		return n
-	}
-	waitBusy := func(want int) {
-		t.Helper()
-		deadline := time.Now().Add(time.Minute)
-		for busy() < want {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d workers busy, want %d", busy(), want)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -432,13 +472,13 @@ func TestPoolKeepsActiveBesideStuck(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); p.Query(ctx, schema.Stores, "stuck") }()
 	}
-	waitBusy(8)
+	log.waitStarted(t, "stuck", 8)
 	others, stop := context.WithCancel(ctx)
 	for range 4 {
 		wg.Add(1)
 		go func() { defer wg.Done(); p.Query(others, schema.Stores, "slow") }()
 	}
-	waitBusy(12)
+	log.waitStarted(t, "slow", 4)
 	if n := p.Running(); n != 12 {
 		t.Errorf("%d workers running, want 12", n)
 	}
@@ -471,22 +511,16 @@ func TestPoolRetiresIdleExtras(t *testing.T) {
 	if n, _ := live(); n != 3 {
 		t.Fatalf("after three slow calls at once, %d workers, want 3", n)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for n, idle := live(); n != 1 || idle != 1; n, idle = live() {
-		if time.Now().After(deadline) {
-			t.Fatalf("idle extras not retired: %d workers, %d idle", n, idle)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !log.has("retired") {
-		t.Error("no retired event logged")
-	}
+	log.waitFor(t, "two retired events", func() bool { return log.count("retired") == 2 })
+	// Each is counted out of the pool just after its event.
+	waitUntil(t, "one worker left, idle", func() bool { n, idle := live(); return n == 1 && idle == 1 })
 	pidOf(t, p) // the warm worker still answers
 }
 
 // A worker whose supervisor went away (its stdin ends) exits, even in the middle of a stuck query.
 func TestWorkerExitsWithItsSupervisor(t *testing.T) {
-	w, err := spawn(testWorker(t)(), func(*proc) {})
+	log := newLogged()
+	w, err := spawn(testWorker(t, log)(), func(*proc) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +530,7 @@ func TestWorkerExitsWithItsSupervisor(t *testing.T) {
 	if err := w.conn.sendJSON(typeQuery, request{Seq: 1, Dataset: "stores", SQL: []byte("stuck")}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	log.waitStarted(t, "stuck", 1)
 	w.stdin.Close()
 	select {
 	case <-w.exited:
@@ -509,22 +543,53 @@ func TestWorkerExitsWithItsSupervisor(t *testing.T) {
 	}
 }
 
-// A worker that has handed its freed memory back after releaseAfter idle still serves, the same
-// process.
+// A worker that has handed its freed memory back after releaseAfter idle still serves: Serve reads
+// and answers the next query. In a synctest bubble the idle time passes at once.
 func TestWorkerServesAfterRelease(t *testing.T) {
-	p, _ := newTestPool(t, 1, 1, 10)
-	before := pidOf(t, p)
-	time.Sleep(releaseAfter + 200*time.Millisecond)
-	if after := pidOf(t, p); after != before {
-		t.Errorf("served by %d after the idle release, want the same worker %d", after, before)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		served := make(chan error, 1)
+		go func() { served <- Serve(inR, outW, "test-build", fakeQuery) }()
+		replies := bufio.NewReader(outR)
+		if f, err := readFrame(replies); err != nil || f.typ != typeHello {
+			t.Fatalf("greeting %q, %v", f.typ, err)
+		}
+		in := newConn(inW)
+		ask := func(seq uint64) {
+			t.Helper()
+			if err := in.sendJSON(typeQuery, request{Seq: seq, Dataset: "stores", SQL: []byte("pid")}); err != nil {
+				t.Fatal(err)
+			}
+			f, err := readFrame(replies)
+			if err != nil || f.typ != typeResult {
+				t.Fatalf("query %d: answer %q, %v", seq, f.typ, err)
+			}
+			if got, _, err := seqOf(f.payload); err != nil || got != seq {
+				t.Fatalf("query %d: the answer to %d, %v", seq, got, err)
+			}
+		}
+		ask(1)
+		time.Sleep(2 * releaseAfter)
+		synctest.Wait() // the idle timer has fired and the memory is handed back
+		select {
+		case err := <-served:
+			t.Fatalf("Serve returned after the idle release: %v", err)
+		default:
+		}
+		ask(2)
+		inW.Close()
+		if err := <-served; err != nil {
+			t.Errorf("Serve = %v at the end of its input", err)
+		}
+	})
 }
 
 // newQueuePool is a pool of one worker that never starts another: every call beyond the first waits.
 func newQueuePool(t *testing.T) *Pool {
 	t.Helper()
 	p := NewPool(Config{
-		Command: testWorker(t),
+		Command: testWorker(t, nil),
 		Size:    1, Active: 1, Max: 1, Queue: 16, Grace: 200 * time.Millisecond, SpawnAfter: time.Hour,
 	})
 	if err := p.Start(context.Background()); err != nil {
@@ -537,17 +602,11 @@ func newQueuePool(t *testing.T) *Pool {
 // waitForWaiters returns once n calls wait for a worker.
 func waitForWaiters(t *testing.T, p *Pool, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+	waitUntil(t, fmt.Sprintf("%d calls waiting", n), func() bool {
 		p.mu.Lock()
-		got := len(p.waiters)
-		p.mu.Unlock()
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d calls waiting, want %d", got, n)
-		}
-	}
+		defer p.mu.Unlock()
+		return len(p.waiters) == n
+	})
 }
 
 // Calls waiting for a worker get it in the order they came, one at a time: a worker given back wakes

@@ -176,6 +176,7 @@ func checkProfile(t *testing.T, r agentResult, source, id string) {
 }
 
 func TestAgentE2E(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	dir := filepath.Dir(db)
 	profilesFiles, _ := filepath.Glob(filepath.Join(dir, "ctool.profiles-*.duckdb"))

@@ -53,6 +53,7 @@ type glJob struct {
 }
 
 func TestCIExampleGitHubActions(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(ciExamples, "github-actions.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +133,7 @@ func TestCIExampleGitHubActions(t *testing.T) {
 }
 
 func TestCIExampleGitLab(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(ciExamples, "gitlab-ci.yml"))
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,7 @@ func codeBlocks(t *testing.T, path string) []codeBlock {
 }
 
 func TestClientSnippets(t *testing.T) {
+	t.Parallel()
 	counts := map[string]int{}
 	for _, b := range codeBlocks(t, clientsDoc) {
 		where := clientsDoc[len("../../"):] + ":" + strconv.Itoa(b.line)

@@ -18,6 +18,7 @@ import (
 // ctool ingest interrupted (SIGINT, as Ctrl-C sends it, or SIGTERM) while it builds cancels the build:
 // it says so, exits 1, and leaves the directory as it found it, with no temporary file.
 func TestIngestInterrupted(t *testing.T) {
+	t.Parallel()
 	input := t.TempDir()
 	ingesttest.CopyDir(t, ingesttest.SampleInput(t), input, func(name string, b []byte) []byte {
 		if name != "filtered_product_data.csv" {

@@ -38,6 +38,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // with a token reading its own profile, a request without one refused, and the log naming the
 // subject only by its hash. (conformance/auth.sh runs the same against oidc-provider.)
 func TestMCPAuth(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -118,11 +119,7 @@ func TestMCPAuth(t *testing.T) {
 		t.Errorf("typ JWT: %d %s", resp.StatusCode, body)
 	}
 	// The log is read from the server's stderr as it comes.
-	log := s.stderr.String()
-	for deadline := time.Now().Add(mcpWait); !strings.Contains(log, `"refusal":"type"`) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		log = s.stderr.String()
-	}
+	log := s.stderr.waitFor(t, "the refusal of typ JWT logged", func(s string) bool { return strings.Contains(s, `"refusal":"type"`) })
 	if !strings.Contains(log, `"refusal":"missing"`) || !strings.Contains(log, `"refusal":"type"`) || !strings.Contains(log, `"subject":"`) || strings.Contains(log, "visitor-7") {
 		t.Errorf("log:\n%s", log)
 	}
@@ -177,6 +174,7 @@ func TestMCPAuth(t *testing.T) {
 // An issuer whose keys cannot be found stops the server at start, exit 2, with a Try: line naming what
 // to check: the URL to fetch when nothing answers, the issuer the metadata names when it names another.
 func TestMCPAuthIssuerUnusable(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -280,21 +281,64 @@ func (p *mcpProcess) stop(t *testing.T) {
 // waitForLog waits until the server's stderr holds n call lines that match.
 func (p *mcpProcess) waitForLog(t *testing.T, n int, match func(map[string]any) bool) []map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(mcpWait)
-	for {
-		var found []map[string]any
+	var found []map[string]any
+	p.stderr.waitFor(t, fmt.Sprintf("%d matching call lines", n), func(string) bool {
+		found = nil
 		for _, l := range p.stderr.lines(t) {
 			if l["tool"] != nil && match(l) {
 				found = append(found, l)
 			}
 		}
-		if len(found) >= n {
-			return found
+		return len(found) >= n
+	})
+	return found
+}
+
+// startFields waits for the first line a server writes on stderr, its start line, and returns its
+// fields: "serving", "build" and, with --metrics, "metrics".
+func startFields(t *testing.T, stderr *syncBuffer) map[string]any {
+	t.Helper()
+	written := stderr.waitFor(t, "the start line", func(s string) bool { return strings.Contains(s, "\n") })
+	line, _, _ := strings.Cut(written, "\n")
+	var start map[string]any
+	if err := json.Unmarshal([]byte(line), &start); err != nil {
+		t.Fatalf("start line %q: %v", line, err)
+	}
+	return start
+}
+
+// waitForGauge waits until the gauge name on the server's /metrics (metrics is the start line's
+// "metrics") reads at least want: ctool_workers_busy says the queries sent have reached their
+// workers. The server tells no one when a gauge changes, so this polls; the bound is a hang guard.
+func waitForGauge(t *testing.T, metrics, name string, want float64) {
+	t.Helper()
+	read := func() (float64, string) {
+		resp, err := http.Get(metrics + "/metrics")
+		if err != nil {
+			t.Fatalf("GET /metrics: %v", err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, name+" "); ok {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatalf("%s: %v", line, err)
+				}
+				return f, string(b)
+			}
+		}
+		t.Fatalf("no %s on /metrics:\n%s", name, b)
+		return 0, ""
+	}
+	for deadline := time.Now().Add(mcpWait); ; time.Sleep(20 * time.Millisecond) {
+		got, all := read()
+		if got >= want {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d matching log lines, want %d\nstderr:\n%s", len(found), n, p.stderr)
+			t.Fatalf("%s = %v, want %v within %s:\n%s", name, got, want, mcpWait, all)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -617,6 +661,7 @@ func runCases(t *testing.T, c mcpCaller, db string, cases []mcpCase) {
 
 // TestMCP runs the tests that only read the sample data on one database, built once.
 func TestMCP(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("stdio", func(t *testing.T) { testMCPStdio(t, db) })
 	t.Run("profile_rules", func(t *testing.T) { testMCPProfileRules(t, db) })
@@ -787,8 +832,9 @@ func testMCPProfileRules(t *testing.T, db string) {
 // A call the client cancels stops its query; the server goes on answering. The server's timeout is a
 // minute, so only the cancellation can have stopped the queries.
 func testMCPCancel(t *testing.T, db string) {
-	p := startMCP(t, nil, "--db", db, "--timeout", "1m")
+	p := startMCP(t, nil, "--db", db, "--timeout", "1m", "--metrics", "127.0.0.1:0")
 	p.initialize(t)
+	metrics, _ := startFields(t, p.stderr)["metrics"].(string)
 	// More slow queries than a build has connections: if DuckDB kept running the cancelled ones, the
 	// calls after them would find no free connection and wait out the minute.
 	const slow = 6
@@ -797,7 +843,8 @@ func testMCPCancel(t *testing.T, db string) {
 		id, _ := p.start(t, "tools/call", map[string]any{"name": "search_events", "arguments": map[string]any{"sql_query": slowSQL}})
 		ids = append(ids, id)
 	}
-	time.Sleep(300 * time.Millisecond) // let them start; cancelling earlier stops them too
+	// Cancelled before they reach their workers, they would stop too, and the test would prove less.
+	waitForGauge(t, metrics, "ctool_workers_busy", slow)
 	for _, id := range ids {
 		p.notify(t, "notifications/cancelled", map[string]any{"requestId": id, "reason": "the user moved on"})
 	}
@@ -898,6 +945,7 @@ func testMCPConcurrentCalls(t *testing.T, db string) {
 
 // An ingest while calls run: no call fails, and the calls that start after it read the new build.
 func TestMCPIngestDuringCalls(t *testing.T) {
+	t.Parallel()
 	sample := ingesttest.SampleInput(t)
 	changed := t.TempDir()
 	entries, err := os.ReadDir(sample)

@@ -23,6 +23,7 @@ import (
 )
 
 func TestMCPOps(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("stdio_drain", func(t *testing.T) { testStdioDrainAtEOF(t, db) })
 	t.Run("sigterm_drain", func(t *testing.T) { testHTTPDrainOnSIGTERM(t, db) })
@@ -123,7 +124,7 @@ func testHTTPDrainOnSIGTERM(t *testing.T, db string) {
 		defer wg.Done()
 		slowCode, _, slowBody, slowErr = post(1, slow)
 	}()
-	time.Sleep(500 * time.Millisecond) // the slow query is running
+	waitForGauge(t, start.Metrics, "ctool_workers_busy", 1) // the slow query is running
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

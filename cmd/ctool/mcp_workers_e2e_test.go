@@ -30,6 +30,7 @@ import (
 )
 
 func TestMCPWorkers(t *testing.T) {
+	t.Parallel()
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("engine_cases_stdio", func(t *testing.T) { testEngineCasesStdio(t) })
 	t.Run("engine_cases_http", func(t *testing.T) { testEngineCasesHTTP(t, db) })
@@ -161,7 +162,7 @@ func testEngineCasesStdio(t *testing.T) {
 	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the killed worker logged", func() bool {
+	p.stderr.waitFor(t, "the killed worker logged", func(string) bool {
 		for _, l := range p.stderr.lines(t) {
 			if l["pid"] == float64(victim) {
 				return true
@@ -258,7 +259,7 @@ func testStuckAmong200(t *testing.T, db string) {
 
 // Bad lines get JSON-RPC errors and the server keeps serving; a cancelled request gets no answer.
 func testStdioProtocol(t *testing.T, db string) {
-	cmd := mcpCommand(t, nil, "--db", db, "--timeout", "1m")
+	cmd := mcpCommand(t, nil, "--db", db, "--timeout", "1m", "--metrics", "127.0.0.1:0")
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -326,9 +327,10 @@ func testStdioProtocol(t *testing.T, db string) {
 	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
 		"params": map[string]any{"name": "search_events", "arguments": map[string]any{"sql_query": slowSQL}}})
 	write(string(call))
-	time.Sleep(300 * time.Millisecond)
+	metrics, _ := startFields(t, &stderr)["metrics"].(string)
+	waitForGauge(t, metrics, "ctool_workers_busy", 1) // its query has reached a worker
 	write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user moved on"}}`)
-	waitFor(t, "the cancelled call logged", func() bool { return strings.Contains(stderr.String(), `"refusal":"timeout"`) })
+	stderr.waitFor(t, "the cancelled call logged", func(s string) bool { return strings.Contains(s, `"refusal":"timeout"`) })
 	write(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 	if got := next(); got != `{"jsonrpc":"2.0","id":3,"result":{}}` {
 		t.Errorf("after the cancellation the server wrote %s", got)
@@ -403,7 +405,8 @@ func workersOf(t *testing.T, db string) []string {
 	return found
 }
 
-// waitFor polls cond until it holds; the bound only keeps a broken build from hanging the test.
+// waitFor polls cond, a state of the processes that tells no one when it changes, until it holds; the
+// bound only keeps a broken build from hanging the test.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(mcpWait)

@@ -15,6 +15,7 @@ import (
 // holds anything of a profile of the build it describes. An example that is a person in the data hands
 // that person's profile to everyone (the seed's example user is in the sample data).
 func TestDescriptionsNameNobody(t *testing.T) {
+	t.Parallel()
 	input := ingesttest.SampleInput(t)
 	db := ingesttest.Build(t, input)
 	described := map[string]string{}

@@ -47,16 +47,46 @@ import (
 // Running the CLI in-process
 
 // syncBuffer is an io.Writer safe for the hard-deadline goroutine of `ctool query`, which may write
-// an error while the query goroutine still writes its own output.
+// an error while the query goroutine still writes its own output, and for a child process's stderr
+// that a test reads as it comes (waitFor).
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	written chan struct{} // closed at the next write, when someone waits for it
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.written != nil {
+		close(b.written)
+		b.written = nil
+	}
 	return b.buf.Write(p)
+}
+
+// waitFor returns what has been written once cond holds of it, looking again after each write. The
+// bound (mcpWait) only keeps a broken build from hanging the test.
+func (b *syncBuffer) waitFor(t *testing.T, what string, cond func(written string) bool) string {
+	t.Helper()
+	timeout := time.After(mcpWait)
+	for {
+		b.mu.Lock()
+		s := b.buf.String()
+		if b.written == nil {
+			b.written = make(chan struct{})
+		}
+		written := b.written
+		b.mu.Unlock()
+		if cond(s) {
+			return s
+		}
+		select {
+		case <-written:
+		case <-timeout:
+			t.Fatalf("%s: not within %s; written:\n%s", what, mcpWait, s)
+		}
+	}
 }
 
 func (b *syncBuffer) String() string {
@@ -367,6 +397,7 @@ func profileIDs(t *testing.T, input string) []string {
 // The test
 
 func TestQueryE2E(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds a database")
 	}
@@ -679,6 +710,7 @@ func testHostile(t *testing.T, db e2eDB) {
 			}
 			names[tc.Name] = true
 			t.Run(tc.Name, func(t *testing.T) {
+				t.Parallel() // each in a worker process of its own; the checks of the files follow them all
 				// Every dataset's query reads through the same guard; take turns.
 				dataset := []string{"events", "stores", "products"}[i%3]
 				res := db.query(dataset, "json", tc.SQL)

@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var update = flag.Bool("u", false, "update the golden output in testdata/script")
+var update = flag.Bool("update", false, "update the golden output in testdata/script")
 
 func TestMain(m *testing.M) {
 	cmds := map[string]func(){
@@ -24,6 +24,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/script against the real command.
 // $INPUT is the repository's sample data and $SEEDS the design documents, when present.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
