@@ -11,6 +11,7 @@ type parsed struct {
 	record []string // nil when the record does not have the header's width
 	fields int      // how many fields the record has
 	line   int      // where the record starts
+	lines  []int    // the line each cell starts on, when a quoted cell has spread the record over lines; else nil
 	read   int64    // bytes of the file read when it was parsed, for the progress report
 	err    error
 }
@@ -53,6 +54,14 @@ func startParse(r *csv.Reader, hr *hashingReader, width int) *parseAhead {
 				start := len(cells)
 				cells = append(cells, record...)
 				it.record = cells[start:len(cells):len(cells)]
+				// A problem in a cell is reported on the cell's line, which only a record over several
+				// lines needs stored.
+				if last, _ := r.FieldPos(width - 1); last != it.line {
+					it.lines = make([]int, width)
+					for i := range it.lines {
+						it.lines[i], _ = r.FieldPos(i)
+					}
+				}
 			}
 			batch = append(batch, it)
 			if err != nil && !recoverable(err) {
@@ -68,6 +77,14 @@ func startParse(r *csv.Reader, hr *hashingReader, width int) *parseAhead {
 		}
 	}()
 	return p
+}
+
+// cellLine is the line cell i of the record starts on.
+func (it parsed) cellLine(i int) int {
+	if it.lines == nil {
+		return it.line
+	}
+	return it.lines[i]
 }
 
 // recoverable reports whether the reader can go on after a CSV syntax error: it resumes at the next line.

@@ -27,8 +27,9 @@ const (
 	RuleFile         = "file" // an entry that is not a regular file, or is over the size limit
 )
 
-// Problem is one located validation failure. Line is the physical line where the offending record
-// starts (the header is line 1); it is 0 for a problem with the whole file.
+// Problem is one located validation failure. Line is the physical line the offending cell starts on,
+// or the record for a problem with the record as a whole (the header is line 1); it is 0 for a problem
+// with the whole file.
 type Problem struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`

@@ -28,7 +28,10 @@ func ghData(s string) string { return escape.Visible(ghDataEscaper.Replace(s)) }
 func ghProperty(s string) string { return escape.Visible(ghPropertyEscaper.Replace(s)) }
 
 // writeGitHub writes workflow annotations for the first problems, plain lines for the rest, and a count.
+// An annotation's file is relative to the repository root, as GitHub reads it, whatever the working
+// directory (the root found as for SARIF).
 func (r *Report) writeGitHub(w io.Writer) {
+	root, _ := repoRoot()
 	for i, p := range r.Problems {
 		if i < githubAnnotationLimit {
 			msg := p.Message
@@ -39,7 +42,7 @@ func (r *Report) writeGitHub(w io.Writer) {
 			if p.Warning() {
 				level = "warning"
 			}
-			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(p.File), max(p.Line, 1),
+			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(relativeTo(p.File, root)), max(p.Line, 1),
 				ghProperty("ctool validate: "+p.Rule), ghData(msg))
 			continue
 		}

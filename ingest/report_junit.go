@@ -18,6 +18,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -34,7 +35,12 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	ClassName string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -45,7 +51,8 @@ type junitFailure struct {
 
 // writeJUnit writes one testsuite per file and in it one testcase per rule word: a rule a file broke
 // fails with the count in its message and a line per problem (FILE:LINE: COLUMN: RULE: message);
-// warnings pass, their lines in system-out.
+// warnings pass, their lines in system-out. A check that did not run is skipped, not passed: a contract
+// that compares with the previous build without --against, or for a file whose dataset was not compared.
 func (r *Report) writeJUnit(w io.Writer) error {
 	doc := junitSuites{Name: "ctool validate"}
 	for _, file := range r.problemFiles() {
@@ -66,6 +73,11 @@ func (r *Report) writeJUnit(w io.Writer) error {
 				lines = append(lines, fmt.Sprintf("... %d more not shown (raise --max-errors)", omitted))
 			}
 			switch {
+			case n == 0 && rule.Against:
+				if why := r.notCompared(file); why != "" {
+					tc.Skipped = &junitSkipped{Message: why}
+					suite.Skipped++
+				}
 			case n == 0:
 			case warning:
 				tc.SystemOut = strings.Join(lines, "\n")
@@ -79,6 +91,7 @@ func (r *Report) writeJUnit(w io.Writer) error {
 		suite.Tests = len(suite.TestCases)
 		doc.Tests += suite.Tests
 		doc.Failures += suite.Failures
+		doc.Skipped += suite.Skipped
 		doc.Suites = append(doc.Suites, suite)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -91,4 +104,24 @@ func (r *Report) writeJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// notCompared says why the contracts against the previous build did not run for file; "" when they did.
+func (r *Report) notCompared(file string) string {
+	if r.Comparison == nil {
+		return "not run: compares with the previous build (validate --against)"
+	}
+	d := datasetOf(file)
+	if d == nil {
+		return "not run: the file is none of the datasets"
+	}
+	for _, ch := range r.Comparison.Datasets {
+		if ch.Dataset == d.Name {
+			if ch.Compared {
+				return ""
+			}
+			break
+		}
+	}
+	return "not run: " + d.Name + " could not be compared with " + junitData(r.Comparison.Against) + " (its files have errors, or the build has no such dataset)"
 }

@@ -77,7 +77,7 @@ const sarifInformationURI = "https://github.com/azabudai/ctool#json-shapes"
 
 // writeSARIF writes one result per problem kept, each located in its file relative to the
 // repository root (the directory holding .git above the working directory; else the working
-// directory), at the line where the record starts and column 1: the column's name leads the message.
+// directory), at the line of the cell (see Problem.Line) and column 1: the column's name leads the message.
 func (r *Report) writeSARIF(w io.Writer) error {
 	driver := sarifDriver{Name: "ctool validate", InformationURI: sarifInformationURI}
 	index := map[string]int{}
@@ -141,8 +141,8 @@ func repoRoot() (string, string) {
 	}
 }
 
-// sarifURI is a file's path relative to root as a URI reference: slashes, each segment escaped.
-func sarifURI(file, root string) string {
+// relativeTo is a file's path relative to root ("" leaves it as it is), with slashes.
+func relativeTo(file, root string) string {
 	if root != "" {
 		abs, err := filepath.Abs(file)
 		if err == nil {
@@ -151,7 +151,12 @@ func sarifURI(file, root string) string {
 			}
 		}
 	}
-	segments := strings.Split(filepath.ToSlash(file), "/")
+	return filepath.ToSlash(file)
+}
+
+// sarifURI is a file's path relative to root as a URI reference: slashes, each segment escaped.
+func sarifURI(file, root string) string {
+	segments := strings.Split(relativeTo(file, root), "/")
 	for i, s := range segments {
 		segments[i] = url.PathEscape(s)
 	}

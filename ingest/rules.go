@@ -7,29 +7,30 @@ type RuleInfo struct {
 	Rule        string
 	Description string
 	Warning     bool // reported as a warning unless validate --strict
+	Against     bool // runs only with validate --against
 }
 
 // Rules lists every rule word, the checks first, then the contracts, in a fixed order.
 func Rules() []RuleInfo {
 	rules := []RuleInfo{
-		{RuleMissingFile, "every dataset has its data file in the input directory", false},
-		{RuleFile, "input entries are regular files within --max-file-size (no link, FIFO, device or socket)", false},
-		{RuleEncoding, "files are UTF-8 (a byte order mark is allowed, UTF-16 is not)", false},
-		{RuleHeader, "the header names each of the dataset's columns once and no other", false},
-		{RuleRagged, "every record has as many fields as the header", false},
-		{RuleRequired, "required columns have a value", false},
-		{RuleType, "integer columns hold 32-bit integers", false},
-		{RuleFormat, "CSV syntax, dates, periods and timestamps are well formed", false},
-		{RuleEnum, "flags and enumerations hold one of their values", false},
-		{RuleJSON, "JSON columns hold valid JSON that DuckDB reads as written (no lone surrogate, no number beyond a double)", false},
-		{RuleDuplicateKey, "no JSON object in a cell has a key twice", false},
-		{RuleSchema, "JSON columns match their JSON Schema", false},
-		{RuleUnique, "primary keys are unique in their file", false},
-		{RuleReference, "a product's store_id and a profile's primary_store_id are store_ids of the stores file", false},
-		{RuleVenue, "an event's venue that reads like a store names one store of the stores file (a warning unless validate --strict)", true},
+		{RuleMissingFile, "every dataset has its data file in the input directory", false, false},
+		{RuleFile, "input entries are regular files within --max-file-size (no link, FIFO, device or socket)", false, false},
+		{RuleEncoding, "files are UTF-8 (a byte order mark is allowed, UTF-16 is not)", false, false},
+		{RuleHeader, "the header names each of the dataset's columns once and no other", false, false},
+		{RuleRagged, "every record has as many fields as the header", false, false},
+		{RuleRequired, "required columns have a value", false, false},
+		{RuleType, "integer columns hold 32-bit integers", false, false},
+		{RuleFormat, "CSV syntax, dates, periods and timestamps are well formed", false, false},
+		{RuleEnum, "flags and enumerations hold one of their values", false, false},
+		{RuleJSON, "JSON columns hold valid JSON that DuckDB reads as written (no lone surrogate, no number beyond a double)", false, false},
+		{RuleDuplicateKey, "no JSON object in a cell has a key twice", false, false},
+		{RuleSchema, "JSON columns match their JSON Schema", false, false},
+		{RuleUnique, "primary keys are unique in their file", false, false},
+		{RuleReference, "a product's store_id and a profile's primary_store_id are store_ids of the stores file", false, false},
+		{RuleVenue, "an event's venue that reads like a store names one store of the stores file (a warning unless validate --strict)", true, false},
 	}
 	for _, c := range schema.Contracts {
-		rules = append(rules, RuleInfo{c.Rule, c.Description, c.Warning})
+		rules = append(rules, RuleInfo{c.Rule, c.Description, c.Warning, c.Against})
 	}
 	return rules
 }

@@ -303,7 +303,8 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		case schema.Stores:
 			v.stores = append(v.stores, schema.Store{ID: record[indexOf(f.Header, "store_id")], Name: record[indexOf(f.Header, "store_name")]})
 		case schema.Events:
-			v.venue(f, line, record[indexOf(f.Header, "location")])
+			loc := indexOf(f.Header, "location")
+			v.venue(f, it.cellLine(loc), record[loc])
 		}
 		counted = true
 		for i, cell := range record {
@@ -311,23 +312,25 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 			if cell != "" {
 				colFilled[i]++
 			}
-			v.cell(f.Path, line, columns[i], cell)
+			v.cell(f.Path, it.cellLine(i), columns[i], cell)
 		}
 		if d.PrimaryKey != "" {
-			id := record[indexOf(f.Header, d.PrimaryKey)]
+			key := indexOf(f.Header, d.PrimaryKey)
+			id := record[key]
 			if first, dup := keyLines[id]; dup && id != "" {
-				v.report.add(Problem{File: f.Path, Line: line, Column: d.PrimaryKey, Rule: RuleUnique,
+				v.report.add(Problem{File: f.Path, Line: it.cellLine(key), Column: d.PrimaryKey, Rule: RuleUnique,
 					Message: fmt.Sprintf("%s %s is already used on line %d", d.PrimaryKey, escape.Quote(id), first)})
 			} else {
-				keyLines[id] = line
+				keyLines[id] = it.cellLine(key)
 				keys[id] = true
 			}
 		}
 		if storeIDs != nil {
 			for _, ref := range d.References {
-				id := record[indexOf(f.Header, ref.Column)]
+				at := indexOf(f.Header, ref.Column)
+				id := record[at]
 				if id != "" && !storeIDs[id] {
-					v.report.add(Problem{File: f.Path, Line: line, Column: ref.Column, Rule: RuleReference,
+					v.report.add(Problem{File: f.Path, Line: it.cellLine(at), Column: ref.Column, Rule: RuleReference,
 						Message: fmt.Sprintf("%s is not a %s.%s", escape.Quote(id), ref.Dataset, ref.Key)})
 				}
 			}

@@ -84,6 +84,7 @@ func TestJSONVerdictIsCached(t *testing.T) {
 }
 
 func TestReportFormats(t *testing.T) {
+	t.Chdir(t.TempDir()) // outside any repository: files are named from the working directory
 	r := &Report{Max: 11}
 	for i := 1; i <= 12; i++ {
 		r.add(Problem{File: "in/a,b.csv", Line: i, Column: "c", Rule: RuleRequired, Message: "50% done:\nnext"})

@@ -22,7 +22,7 @@ func newValidateCommand(e *env) *cli.Command {
 		Usage: "check the CSV files in the input directory without building anything (for CI)",
 		UsageText: "ctool validate [--input DIR] [--format " + bar(ingest.Formats) + "] [--max-errors N]\n" +
 			"               [--max-file-size SIZE] [--against DB|DIR [--max-removed PCT]] [--strict]",
-		Description: "Checks every data file and reports every problem with its file, the line where the record starts,\n" +
+		Description: "Checks every data file and reports every problem with its file, the line of the offending cell,\n" +
 			"the column, a rule word and what was expected. Rule words: " + ruleWords() + ".\n" +
 			"Only regular files are read: a link, FIFO, device or socket, or a file over --max-file-size, is a\n" +
 			"'file' problem and nothing of it is read.\n" +
