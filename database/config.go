@@ -10,11 +10,11 @@ import (
 //
 //   - Late materialization is off. For ORDER BY ... LIMIT, DuckDB first finds the top rows' row ids
 //     and then joins them back to the table: on a large table that spares reading the wide columns of
-//     every row (1,000,000 products: 37 ms with it, 145 ms without), on a small one the extra join is
-//     most of the query (the sample build's events: 1.10 ms of CPU with it, 0.62 ms without).
-//   - Only the optimizers in keptOptimizers run. The others cost 5–10% of a warm query's CPU on the
-//     sample build and save nothing on tables of a few thousand rows (BenchmarkSmallBuildOptimizers:
-//     stores 510 to 469 µs, events 648 to 584, products 508 to 482; bench/results/call-cost.md).
+//     every row (a quarter of the time on 1,000,000 products), on a small one the extra join is most
+//     of the query (bench/results/call-cost.md).
+//   - Only the optimizers in keptOptimizers run. The others cost a few percent of a warm query's CPU
+//     on the sample build and save nothing on tables of a few thousand rows (BenchmarkSmallBuildOptimizers;
+//     bench/results/call-cost.md, shapes-and-optimizers.md).
 const smallBuild = 16 << 20
 
 // keptOptimizers are the optimizers a small build keeps. Filter pushdown and join ordering turn a

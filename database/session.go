@@ -14,8 +14,8 @@ import (
 // SELECT could write where another connection reads. What is left to a SELECT is a function's side
 // effect (setseed, enable_logging as a table function): the guard's function allow-list holds none,
 // and TestFunctionListsCoverDuckDB fails when a DuckDB release adds a function nobody reviewed.
-// Undoing those after every call as well was measured at 0.06 ms (setseed) and 0.3 ms (reading the
-// log) of a call's 0.6 ms: bench/results/isolation.md.
+// Undoing those after every call as well was measured, and would add half again to a call's cost:
+// bench/results/isolation.md.
 
 // Conn returns a connection of the file's pool for one call; its Close gives it back.
 func (f *File) Conn(ctx context.Context) (*guard.Conn, error) {

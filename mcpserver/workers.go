@@ -9,17 +9,16 @@ import (
 	"github.com/azabudai/ctool/worker"
 )
 
-// The worker policy of `ctool mcp`, measured on a 2-core server (bench/results/memory.md). One worker
-// is kept warm: each holds about 18 MB of its own after a load beside the 52 MB of the binary's pages
-// it maps, and a second warm one would keep the server and its workers above 200 MB resident. When
-// calls queue, more are started in the background (a call takes whichever worker is free first) until
-// four serve at once: on a busy machine four answered more calls than two, with a lower p99. A worker
-// whose query has held it for workerSpawnAfter counts as slow (perhaps stuck), and four may still serve
-// beside the slow ones, up to twelve: eight stuck queries leave four for everyone else until their
-// deadline and grace end them. A worker is stuck when its query runs past the call's --timeout and
-// query.WorkerGrace (query/deadlines.go): the pool kills it, answers timeout and starts a fresh one.
-// The workers beyond the warm one are retired after workerIdle idle. A longer wait than WorkerQueue
-// allows is answered busy at once.
+// The worker policy of `ctool mcp`, chosen by measurements on a 2-core server (bench/results/memory.md
+// and bench/results/load.md hold the figures). One worker is kept warm: a second would keep the server
+// and its workers above the memory aim. When calls queue, more are started in the background (a call
+// takes whichever worker is free first) until four serve at once: on a busy machine four answered more
+// calls than two, with a lower p99. A worker whose query has held it for workerSpawnAfter counts as slow
+// (perhaps stuck), and four may still serve beside the slow ones, up to twelve: eight stuck queries
+// leave four for everyone else until their deadline and grace end them. A worker is stuck when its
+// query runs past the call's --timeout and query.WorkerGrace (query/deadlines.go): the pool kills it,
+// answers timeout and starts a fresh one. The workers beyond the warm one are retired after workerIdle
+// idle. A longer wait than WorkerQueue allows is answered busy at once.
 const (
 	Workers       = 1
 	activeWorkers = 4
@@ -27,9 +26,9 @@ const (
 	WorkerQueue   = 256
 	workerIdle    = 15 * time.Second
 	// workerSpawnAfter stays short: stuck queries arriving among many calls are found a few at a time
-	// (a worker turns slow only this long after taking one), so at 250 ms the calls behind eight of
-	// them missed a 3 s timeout on a loaded machine. A plain query held this long behind busy cores
-	// also counts, so under load on a saturated machine the pool may still grow past four.
+	// (a worker turns slow only this long after taking one), and with a longer one the calls behind
+	// eight of them missed a short timeout on a loaded machine (TestMCPWorkers/stuck_among_200). A plain
+	// query held this long behind busy cores also counts, so under load the pool may grow past four.
 	workerSpawnAfter = 100 * time.Millisecond
 	// WorkerThreads is DuckDB's thread count in each worker: the server's parallelism is its workers,
 	// and one thread answers its small queries sooner than a pool that must be woken
