@@ -214,14 +214,8 @@ func parseAt(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("at %q is not a date and time (YYYY-MM-DDTHH:MM)", s)
 }
 
-// tokyo is where every time the console shows or takes is: the data's area.
-var tokyo = func() *time.Location {
-	loc, err := time.LoadLocation("Asia/Tokyo")
-	if err != nil {
-		return time.FixedZone("JST", 9*60*60)
-	}
-	return loc
-}()
+// tokyo is where the data's times are (schema.Tokyo).
+var tokyo = schema.Tokyo
 
 // openState is a store's state at a time by the agent's rule (is_open), unknown where its hours are.
 const openState = `CASE WHEN NOT hours_known THEN 'unknown' WHEN is_open(store_id, CAST(? AS TIMESTAMP)) THEN 'open' ELSE 'closed' END`

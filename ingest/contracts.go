@@ -24,14 +24,8 @@ type Contracts struct {
 	Today string
 }
 
-// tokyo is the zone "today" is taken in: the area's events are in Tokyo whatever the CI machine's zone.
-var tokyo = func() *time.Location {
-	loc, err := time.LoadLocation("Asia/Tokyo")
-	if err != nil {
-		return time.FixedZone("JST", 9*60*60) // Japan has no daylight saving time
-	}
-	return loc
-}()
+// tokyo is where the data's times are (schema.Tokyo).
+var tokyo = schema.Tokyo
 
 func (c *Contracts) today() string {
 	if c.Today != "" {

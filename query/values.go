@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -226,5 +227,5 @@ func timeText(t time.Time, dbType string) string {
 	}
 }
 
-// tokyo is fixed at UTC+9 (Japan keeps no daylight saving), so no time zone database is needed.
-var tokyo = time.FixedZone("JST", 9*60*60)
+// tokyo is where the data's times are (schema.Tokyo).
+var tokyo = schema.Tokyo

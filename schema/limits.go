@@ -1,5 +1,7 @@
 package schema
 
+import "time"
+
 // RowCap is the most rows a query returns; the help states it and the query side enforces it.
 const RowCap = 10
 
@@ -19,3 +21,7 @@ func Macros() []string { return []string{MacroIsOpen, MacroTokyoNow} }
 // accepts is never refused by the guard for its length, in Japanese as in ASCII. At 4 bytes a
 // character at most, the parser never sees more than 400 KB.
 const MaxQueryChars = 100_000
+
+// Tokyo is where the data's times are: the area's. Japan keeps no daylight saving time, so a fixed
+// UTC+9 needs no time zone database on the machine.
+var Tokyo = time.FixedZone("JST", 9*60*60)

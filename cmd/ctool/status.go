@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
@@ -59,7 +61,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		}
 	} else {
 		fmt.Fprintf(w, "database:  %s\nschema:    %d (latest %d%s)\nbuilt at:  %s\nprofiles:  %s", st.DB, st.SchemaVersion, st.LatestSchema,
-			schemaNote(st), st.BuiltAt, st.ProfilesFile)
+			schemaNote(st), builtAt(st.BuiltAt, time.Now()), st.ProfilesFile)
 		if !st.ProfilesFound {
 			fmt.Fprint(w, " (missing)")
 		}
@@ -90,4 +92,36 @@ func schemaNote(st *ingest.Status) string {
 		return ": built by a newer ctool"
 	}
 	return ""
+}
+
+// builtAt is the build time as operations staff read it: Tokyo's clock and how long ago (the JSON keeps
+// the stored UTC timestamp).
+func builtAt(stored string, now time.Time) string {
+	t, err := time.Parse(time.RFC3339, stored)
+	if err != nil {
+		return escape.Visible(stored)
+	}
+	return t.In(schema.Tokyo).Format("2006-01-02 15:04 MST") + " (" + ago(now.Sub(t)) + ")"
+}
+
+// ago says a duration in the largest whole unit a person would use.
+func ago(d time.Duration) string {
+	plural := func(n int, unit string) string {
+		if n == 1 {
+			return "1 " + unit + " ago"
+		}
+		return fmt.Sprintf("%d %ss ago", n, unit)
+	}
+	switch {
+	case d < 0:
+		return "in the future: check this machine's clock"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "minute")
+	case d < 48*time.Hour:
+		return plural(int(d/time.Hour), "hour")
+	default:
+		return plural(int(d/(24*time.Hour)), "day")
+	}
 }

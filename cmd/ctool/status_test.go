@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/migrations"
@@ -36,6 +37,28 @@ func TestStatusOlderSchema(t *testing.T) {
 		r := runCtool("", "status", "--db", path, "--input", input, "--check")
 		if r.code != c.code || !strings.Contains(r.stdout, "\n"+c.line+"\n") {
 			t.Errorf("schema %d recorded: exit %d, stdout\n%s\nwant exit %d and the line %q", c.recorded, r.code, r.stdout, c.code, c.line)
+		}
+	}
+}
+
+// The text status gives the build time on Tokyo's clock with its age; what is not a stored timestamp
+// is shown as it is, made visible.
+func TestBuiltAt(t *testing.T) {
+	now := time.Date(2026, 11, 26, 0, 30, 0, 0, time.UTC)
+	for _, c := range []struct{ stored, want string }{
+		{"2026-11-26T00:29:30Z", "2026-11-26 09:29 JST (just now)"},
+		{"2026-11-26T00:29:00Z", "2026-11-26 09:29 JST (1 minute ago)"},
+		{"2026-11-25T23:45:00Z", "2026-11-26 08:45 JST (45 minutes ago)"},
+		{"2026-11-25T20:35:00Z", "2026-11-26 05:35 JST (3 hours ago)"},
+		{"2026-11-24T01:00:00Z", "2026-11-24 10:00 JST (47 hours ago)"},
+		{"2026-11-20T00:30:00Z", "2026-11-20 09:30 JST (6 days ago)"},
+		{"2026-11-26T01:00:00Z", "2026-11-26 10:00 JST (in the future: check this machine's clock)"},
+		{"2026-11-26T09:00:00+09:00", "2026-11-26 09:00 JST (30 minutes ago)"},
+		{"", ""},
+		{"yesterday\x1b[2J", `yesterday\x1b[2J`},
+	} {
+		if got := builtAt(c.stored, now); got != c.want {
+			t.Errorf("builtAt(%q) = %q, want %q", c.stored, got, c.want)
 		}
 	}
 }
