@@ -94,7 +94,13 @@ func newServer(t *testing.T, cfg Config) *Server {
 // get serves one GET request and returns the response.
 func get(t *testing.T, h http.Handler, target string, header ...string) *http.Response {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8780"+target, nil)
+	return request(t, h, http.MethodGet, target, header...)
+}
+
+// request serves one request with method, as a browser on loopback sends it, and returns the response.
+func request(t *testing.T, h http.Handler, method, target string, header ...string) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest(method, "http://127.0.0.1:8780"+target, nil)
 	req.Header.Set("Accept-Language", "ja")
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])

@@ -2,10 +2,12 @@ package console
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/azabudai/ctool/database"
 
 	_ "github.com/duckdb/duckdb-go/v2"
 )
@@ -217,5 +221,56 @@ func TestPatternInDuckDB(t *testing.T) {
 		if got != c.want {
 			t.Errorf("DuckDB: %q in %q = %v", c.term, c.text, got)
 		}
+	}
+}
+
+// HEAD on an export answers what GET would send, the headers, without reading a row: no statement
+// over the list reaches DuckDB.
+func TestExportHead(t *testing.T) {
+	f := builds(t)
+	s := newServer(t, Config{DB: f.sample})
+	s.live.Close()
+	s.live = database.NewLive(f.sample, database.WithStatementLog())
+	for _, target := range []string{"/products.csv", "/stores.jsonl", "/events.parquet"} {
+		gotGet := get(t, s, target)
+		io.Copy(io.Discard, gotGet.Body)
+		head := request(t, s, http.MethodHead, target)
+		if n, _ := io.Copy(io.Discard, head.Body); head.StatusCode != http.StatusOK || n != 0 {
+			t.Errorf("HEAD %s: %d with %d bytes", target, head.StatusCode, n)
+		}
+		for _, h := range []string{"Content-Type", "Content-Disposition", "Cache-Control"} {
+			if got, want := head.Header.Get(h), gotGet.Header.Get(h); got != want || got == "" {
+				t.Errorf("HEAD %s: %s %q, GET %q", target, h, got, want)
+			}
+		}
+	}
+	b, release, err := s.live.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	log, err := b.StatementLog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each GET reads its list from the table with the row numbers; the HEADs add no such statement.
+	reads := 0
+	for _, stmt := range log {
+		if strings.Contains(stmt, "_row >= ") || strings.Contains(stmt, "max(_row)") {
+			reads++
+		}
+	}
+	if reads == 0 {
+		t.Fatalf("no export statement in the log at all: %q", log)
+	}
+	if head := request(t, s, http.MethodHead, "/products.csv"); head.StatusCode != http.StatusOK {
+		t.Fatalf("HEAD /products.csv: %d", head.StatusCode)
+	}
+	after, err := b.StatementLog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(log) {
+		t.Errorf("HEAD ran statements: %q", after[len(log):])
 	}
 }
