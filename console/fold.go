@@ -3,6 +3,7 @@ package console
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -78,8 +79,9 @@ func voiced(k, m rune) (rune, bool) {
 var foldRanges = [][2]rune{{'A', 'Z'}, {0x3000, 0x30FF}, {0xFF00, 0xFFEF}}
 
 // inverse maps a folded character to the raw texts (one character, or a kana and its mark) that fold
-// to it, the character itself first.
-var inverse = func() map[rune][]string {
+// to it, the character itself first. It is built on the first search, not at start: building it takes
+// as long as the rest of a ctool process's start (every command links the console in).
+var inverse = sync.OnceValue(func() map[rune][]string {
 	inv := map[rune][]string{}
 	add := func(f rune, raw string) {
 		if raw != string(f) {
@@ -109,7 +111,7 @@ var inverse = func() map[rune][]string {
 		}
 	}
 	return inv
-}()
+})
 
 // maxSearchRunes bounds what a search may hold, and so the size of its pattern.
 const maxSearchRunes = 64
@@ -135,7 +137,7 @@ func Pattern(term string) string {
 	var b strings.Builder
 	rs := []rune(term)
 	for i, f := range rs {
-		alts := append([]string{string(f)}, inverse[f]...)
+		alts := append([]string{string(f)}, inverse()[f]...)
 		for j, a := range alts {
 			alts[j] = regexp.QuoteMeta(a)
 		}
