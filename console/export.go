@@ -77,6 +77,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, lq *listQuery, f
 		}
 		bw := bufio.NewWriterSize(w, 256<<10)
 		out := f.open(bw, cols)
+		if d, ok := out.(interface{ discard() }); ok {
+			defer d.discard() // a failed export leaves nothing behind either
+		}
 		flush := func() error {
 			if err := bw.Flush(); err != nil {
 				return err

@@ -1,132 +1,202 @@
 package console
 
 import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/azabudai/ctool/database"
 )
 
-// Parquet is written with Apache Arrow's Go library (the duckdb-go driver already depends on it):
-// DuckDB's own writer (COPY ... TO) writes files, and a reader of a build has no file system and runs
-// no statement but a SELECT. The rows come from the same chunked stream as the other formats and
-// leave as one row group a chunk, so memory stays that of one chunk here too.
+// Parquet is written by DuckDB's own writer, in an instance of the export's own: a database file in a
+// temporary directory, to which the export's rows are appended as they come (DuckDB keeps them on
+// disk past its memory limit, so memory stays bounded whatever the list's size), and which COPY then
+// writes as Parquet beside it; the file is sent and the directory removed. That instance reads no
+// build and runs no text a visitor wrote: its statements are the constants below, the rows come
+// through the appender, and once it is set up it may touch no file outside its directory. Apache
+// Arrow's Go writer, used before, streamed row groups as they came, but its packages' start cost every
+// ctool process about 3 ms, the agent's `ctool query` twice (docs/performance.md).
+
+// parquetMemory is the export instance's memory limit: rows past it wait in its file.
+const parquetMemory = "256MB"
 
 type parquetWriter struct {
-	fw   *pqarrow.FileWriter
-	b    *array.RecordBuilder
+	w    io.Writer
 	cols []column
+	dir  string
+	db   *sql.DB
+	conn *sql.Conn
+	app  *duckdb.Appender
+	row  []driver.Value
 	n    int
 	err  error
 }
 
-// arrowType is a column type of the typed relations in Arrow's terms.
-func arrowType(t string) arrow.DataType {
+// parquetType is a column type of the typed relations as the export table declares it.
+func parquetType(t string) string {
 	switch t {
-	case "INTEGER":
-		return arrow.PrimitiveTypes.Int32
-	case "BOOLEAN":
-		return arrow.FixedWidthTypes.Boolean
-	case "DATE":
-		return arrow.FixedWidthTypes.Date32
-	case "TIME":
-		return arrow.FixedWidthTypes.Time64us
-	case "TIMESTAMP":
-		return &arrow.TimestampType{Unit: arrow.Microsecond}
-	case "VARCHAR[]":
-		return arrow.ListOf(arrow.BinaryTypes.String)
+	case "INTEGER", "BOOLEAN", "DATE", "TIME", "TIMESTAMP", "VARCHAR[]":
+		return t
 	}
-	return arrow.BinaryTypes.String
+	return "VARCHAR"
 }
 
 func newParquet(w io.Writer, cols []column) rowWriter {
-	fields := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Type), Nullable: true}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	pw := &parquetWriter{cols: cols, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(int64(exportChunk)))
-	pw.fw, pw.err = pqarrow.NewFileWriter(schema, w, props, pqarrow.DefaultWriterProps())
-	return pw
+	p := &parquetWriter{w: w, cols: cols, row: make([]driver.Value, len(cols))}
+	p.err = p.open()
+	return p
 }
+
+func (p *parquetWriter) open() error {
+	dir, err := os.MkdirTemp("", "ctool-parquet-")
+	if err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	p.dir = dir
+	q := url.Values{}
+	q.Set("threads", "1")
+	q.Set("memory_limit", parquetMemory)
+	q.Set("temp_directory", dir)
+	q.Set("autoinstall_known_extensions", "false")
+	q.Set("autoload_known_extensions", "false")
+	connector, err := duckdb.NewConnector(filepath.Join(dir, "export.duckdb")+"?"+q.Encode(), nil)
+	if err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	p.db = sql.OpenDB(connector)
+	ctx := context.Background()
+	if p.conn, err = p.db.Conn(ctx); err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	defs := make([]string, len(p.cols))
+	for i, c := range p.cols {
+		defs[i] = database.QuoteIdent(c.Name) + " " + parquetType(c.Type)
+	}
+	for _, stmt := range []string{
+		"SET allowed_directories = [" + sqlText(dir) + "]",
+		"SET enable_external_access = false",
+		"SET lock_configuration = true",
+		"CREATE TABLE export (" + strings.Join(defs, ", ") + ")",
+	} {
+		if _, err := p.conn.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("parquet: %w", err)
+		}
+	}
+	return p.conn.Raw(func(dc any) error {
+		var err error
+		p.app, err = duckdb.NewAppender(dc.(driver.Conn), "", "", "export")
+		return err
+	})
+}
+
+// sqlText is s as an SQL string literal.
+func sqlText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func (p *parquetWriter) write(vals []any) error {
 	if p.err != nil {
 		return p.err
 	}
 	for i, v := range vals {
-		fb := p.b.Field(i)
-		if v == nil {
-			fb.AppendNull()
-			continue
-		}
-		switch b := fb.(type) {
-		case *array.StringBuilder:
-			b.Append(valueText(v, p.cols[i].Type))
-		case *array.Int32Builder:
-			switch x := v.(type) {
-			case int32:
-				b.Append(x)
-			case int64:
-				b.Append(int32(x))
-			default:
-				return fmt.Errorf("parquet: %s: %T", p.cols[i].Name, v)
-			}
-		case *array.BooleanBuilder:
-			b.Append(v.(bool))
-		case *array.Date32Builder:
-			b.Append(arrow.Date32FromTime(v.(time.Time)))
-		case *array.Time64Builder:
-			t := v.(time.Time)
-			b.Append(arrow.Time64(time.Duration(t.Hour())*time.Hour/time.Microsecond + time.Duration(t.Minute())*time.Minute/time.Microsecond +
-				time.Duration(t.Second())*time.Second/time.Microsecond + time.Duration(t.Nanosecond())/time.Microsecond))
-		case *array.TimestampBuilder:
-			b.Append(arrow.Timestamp(v.(time.Time).UnixMicro()))
-		case *array.ListBuilder:
-			b.Append(true)
-			vb := b.ValueBuilder().(*array.StringBuilder)
-			for _, e := range v.([]any) {
-				if e == nil {
-					vb.AppendNull()
-				} else {
-					vb.Append(valueText(e, "VARCHAR"))
-				}
-			}
-		default:
-			return fmt.Errorf("parquet: %s: no builder for %T", p.cols[i].Name, fb)
+		p.row[i], p.err = parquetValue(v, p.cols[i])
+		if p.err != nil {
+			return p.err
 		}
 	}
-	p.n++
-	if p.n == exportChunk {
-		return p.flush()
+	if p.err = p.app.AppendRow(p.row...); p.err != nil {
+		return p.err
 	}
-	return nil
+	if p.n++; p.n%exportChunk == 0 {
+		p.err = p.app.Flush()
+	}
+	return p.err
 }
 
-func (p *parquetWriter) flush() error {
-	if p.n == 0 {
-		return nil
+// parquetValue is v as the appender takes it for c's column.
+func parquetValue(v any, c column) (driver.Value, error) {
+	if v == nil {
+		return nil, nil
 	}
-	rec := p.b.NewRecordBatch()
-	defer rec.Release()
-	p.n = 0
-	return p.fw.Write(rec)
+	switch parquetType(c.Type) {
+	case "INTEGER":
+		switch x := v.(type) {
+		case int32:
+			return x, nil
+		case int64:
+			return int32(x), nil
+		}
+	case "BOOLEAN":
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+	case "DATE", "TIME", "TIMESTAMP":
+		if t, ok := v.(time.Time); ok {
+			return t, nil
+		}
+	case "VARCHAR[]":
+		if list, ok := v.([]any); ok {
+			out := make([]any, len(list))
+			for i, e := range list {
+				if e != nil {
+					out[i] = valueText(e, "VARCHAR")
+				}
+			}
+			return out, nil
+		}
+	default:
+		return valueText(v, c.Type), nil
+	}
+	return nil, fmt.Errorf("parquet: %s: %T", c.Name, v)
 }
 
 func (p *parquetWriter) close() error {
+	defer p.discard()
 	if p.err != nil {
 		return p.err
 	}
-	if err := p.flush(); err != nil {
-		return err
+	if err := p.app.Close(); err != nil {
+		return fmt.Errorf("parquet: %w", err)
 	}
-	p.b.Release()
-	return p.fw.Close()
+	p.app = nil
+	file := filepath.Join(p.dir, "export.parquet")
+	copyTo := "COPY export TO " + sqlText(file) + " (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE " + strconv.Itoa(exportChunk) + ")"
+	if _, err := p.conn.ExecContext(context.Background(), copyTo); err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	defer f.Close()
+	_, err = io.Copy(p.w, f)
+	return err
+}
+
+// discard closes the export's instance and removes its directory; a second call does nothing.
+func (p *parquetWriter) discard() {
+	if p.app != nil {
+		p.app.Close()
+		p.app = nil
+	}
+	if p.conn != nil {
+		p.conn.Close()
+		p.conn = nil
+	}
+	if p.db != nil {
+		p.db.Close()
+		p.db = nil
+	}
+	if p.dir != "" {
+		os.RemoveAll(p.dir)
+		p.dir = ""
+	}
 }
