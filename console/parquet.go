@@ -83,7 +83,7 @@ func (p *parquetWriter) open() error {
 		defs[i] = database.QuoteIdent(c.Name) + " " + parquetType(c.Type)
 	}
 	for _, stmt := range []string{
-		"SET allowed_directories = [" + sqlText(dir) + "]",
+		"SET allowed_directories = [" + database.QuoteString(dir) + "]",
 		"SET enable_external_access = false",
 		"SET lock_configuration = true",
 		"CREATE TABLE export (" + strings.Join(defs, ", ") + ")",
@@ -98,9 +98,6 @@ func (p *parquetWriter) open() error {
 		return err
 	})
 }
-
-// sqlText is s as an SQL string literal.
-func sqlText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func (p *parquetWriter) write(vals []any) error {
 	if p.err != nil {
@@ -168,7 +165,7 @@ func (p *parquetWriter) close() error {
 	}
 	p.app = nil
 	file := filepath.Join(p.dir, "export.parquet")
-	copyTo := "COPY export TO " + sqlText(file) + " (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE " + strconv.Itoa(exportChunk) + ")"
+	copyTo := "COPY export TO " + database.QuoteString(file) + " (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE " + strconv.Itoa(exportChunk) + ")"
 	if _, err := p.conn.ExecContext(context.Background(), copyTo); err != nil {
 		return fmt.Errorf("parquet: %w", err)
 	}

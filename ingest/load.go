@@ -104,18 +104,18 @@ func samePlan(loaded, validated []*File) bool {
 func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	var columns []string
 	for _, name := range f.Header {
-		columns = append(columns, sqlString(name)+": 'VARCHAR'")
+		columns = append(columns, database.QuoteString(name)+": 'VARCHAR'")
 	}
 	selectList := "*"
 	if f.Dataset.Private {
-		selectList = sqlString(f.Name) + " AS source_file, *"
+		selectList = database.QuoteString(f.Name) + " AS source_file, *"
 	}
 	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
 	// ("") or not, is NULL, as validation treats both as empty.
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
 		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
 		nullstr = '', allow_quoted_nulls = true)`,
-		database.QuoteIdent(f.Dataset.Table), selectList, sqlString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
+		database.QuoteIdent(f.Dataset.Table), selectList, database.QuoteString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
@@ -128,7 +128,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	table, where := database.QuoteIdent(f.Dataset.Table), ""
 	if f.Dataset.Private {
-		where = " WHERE source_file = " + sqlString(f.Name)
+		where = " WHERE source_file = " + database.QuoteString(f.Name)
 	}
 	var text []string
 	for _, name := range f.Header {
@@ -183,5 +183,3 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 func maxRecordBytes(f *File) int64 {
 	return max(f.Size+1, 2_000_000)
 }
-
-func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
