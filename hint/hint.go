@@ -52,6 +52,19 @@ type Query struct {
 	Dataset   *schema.Dataset // it was accepted under guard.ForDataset(Dataset): statements written from it are checked under that policy
 }
 
+// statement is q's parse: the guard's, when the caller has it, else parsed here once and kept in q for
+// the other analyses of the same answer. False when the text does not parse.
+func (q *Query) statement(ctx context.Context, conn *guard.Conn) (map[string]any, bool) {
+	if q.Statement == nil {
+		stmt, err := guard.Parse(ctx, conn, q.Text) // the guard's own parse: the same reading it accepted
+		if err != nil {
+			return nil, false
+		}
+		q.Statement = stmt
+	}
+	return q.Statement, true
+}
+
 // scope is what an analyzer looks at, one at a time.
 type scope int
 

@@ -40,11 +40,11 @@ const (
 // (offers.go), and the stores of unknown hours that would pass its other conditions, for a query that
 // reads store_hours or is_open.
 func Notes(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []Hint {
-	return append(offerNotes(ctx, conn, q), hoursNotes(ctx, conn, cache, q)...)
+	return append(offerNotes(ctx, conn, &q), hoursNotes(ctx, conn, cache, &q)...) // one parse for both
 }
 
 // hoursNotes is q's UnknownHours note, if it has one.
-func hoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []Hint {
+func hoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {
 	// The text test only spares other queries the work: the statement decides.
 	lower := strings.ToLower(q.Text)
 	if !strings.Contains(lower, hoursRelation) && !strings.Contains(lower, hoursMacro) {
@@ -65,13 +65,10 @@ func hoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []
 }
 
 // unknownHoursNote is the note for q, "" for none.
-func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) string {
-	stmt := q.Statement
-	if stmt == nil {
-		var err error
-		if stmt, err = guard.Parse(ctx, conn, q.Text); err != nil {
-			return ""
-		}
+func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) string {
+	stmt, ok := q.statement(ctx, conn)
+	if !ok {
+		return ""
 	}
 	if !readsHours(guard.Whole(stmt)) {
 		return "" // the words were in a string or a comment

@@ -15,7 +15,7 @@ import (
 const OfferText Kind = "offer-text"
 
 // offerNotes is q's OfferText notes, one per offer it tests by its text alone.
-func offerNotes(ctx context.Context, conn *guard.Conn, q Query) []Hint {
+func offerNotes(ctx context.Context, conn *guard.Conn, q *Query) []Hint {
 	// The text test spares every other query the parse: the statement decides.
 	lower := strings.ToLower(q.Text)
 	var topics []schema.Topic
@@ -27,12 +27,9 @@ func offerNotes(ctx context.Context, conn *guard.Conn, q Query) []Hint {
 	if len(topics) == 0 {
 		return nil
 	}
-	stmt := q.Statement
-	if stmt == nil {
-		var err error
-		if stmt, err = guard.Parse(ctx, conn, q.Text); err != nil {
-			return nil
-		}
+	stmt, ok := q.statement(ctx, conn)
+	if !ok {
+		return nil
 	}
 	tested := map[string]bool{}
 	selects, ctes := guard.Selects(stmt)

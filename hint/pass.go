@@ -34,12 +34,9 @@ type pass struct {
 const maxParts = 8
 
 func newPass(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) (*pass, bool) {
-	stmt := q.Statement
-	if stmt == nil {
-		var err error
-		if stmt, err = guard.Parse(ctx, conn, q.Text); err != nil { // the guard's own parse: the same reading it accepted
-			return nil, false
-		}
+	stmt, ok := q.statement(ctx, conn)
+	if !ok {
+		return nil, false
 	}
 	p := &pass{ctx: ctx, conn: conn, cache: cache, policy: guard.ForDataset(q.Dataset), conds: collectConditions(stmt),
 		near: map[int]*nearValues{}, ranges: map[int]string{}}
