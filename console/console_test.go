@@ -18,12 +18,13 @@ import (
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/schema"
 )
 
 var update = flag.Bool("update", false, "update the golden pages in testdata/")
 
 // sunday is the console's clock in tests: Sunday 5 October 2025, 19:00 in Tokyo.
-var sunday = time.Date(2025, 10, 5, 19, 0, 0, 0, tokyo)
+var sunday = time.Date(2025, 10, 5, 19, 0, 0, 0, schema.Tokyo)
 
 // fixture is the sample build, an edited copy of the sample input built as the current build, and
 // a console of each, made once for the package's tests.
@@ -133,7 +134,7 @@ func stable(t *testing.T, db, page string) string {
 		t.Fatal(err)
 	}
 	// The test clock is before any build: the age is always "in the future".
-	page = strings.ReplaceAll(page, at.In(tokyo).Format("2006-01-02 15:04:05 MST"), "BUILT_AT")
+	page = strings.ReplaceAll(page, at.In(schema.Tokyo).Format("2006-01-02 15:04:05 MST"), "BUILT_AT")
 	page = strings.ReplaceAll(page, id, "BUILD_ID")
 	return strings.ReplaceAll(page, fixDir, "TMP")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/schema"
 )
 
 // listData is a list page.
@@ -72,7 +73,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errNotFound)
 		return
 	}
-	lq, err := parseList(t, r.URL.Query(), s.cfg.Now().In(tokyo))
+	lq, err := parseList(t, r.URL.Query(), s.cfg.Now().In(schema.Tokyo))
 	if err != nil {
 		s.fail(w, r, badRequest("%s", err.Error()))
 		return

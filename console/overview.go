@@ -15,6 +15,7 @@ import (
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/migrations"
+	"github.com/azabudai/ctool/schema"
 )
 
 // overviewData is the overview: the build, its sources and the datasets.
@@ -54,7 +55,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 		d.Schema, _ = strconv.Atoi(b.Build[database.BuildSchema])
 		if t, err := time.Parse(time.RFC3339, b.Build[database.BuildTime]); err == nil {
 			d.BuiltAt = t
-			d.BuiltAtTokyo = t.In(tokyo).Format("2006-01-02 15:04:05 MST")
+			d.BuiltAtTokyo = t.In(schema.Tokyo).Format("2006-01-02 15:04:05 MST")
 			d.Age = p.Age(t, s.cfg.Now())
 		}
 		rows, err := c.Query(r.Context(), guard.Const(`SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/schema"
 )
 
 // recordData is a record page: every row with the key (a key may repeat in the data), each field
@@ -87,7 +88,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		conds = append(conds, guard.Format("%s = ?", guard.MustIdent(k)))
 		args = append(args, v[0])
 	}
-	lq := &listQuery{T: t, At: s.cfg.Now().In(tokyo)}
+	lq := &listQuery{T: t, At: s.cfg.Now().In(schema.Tokyo)}
 	p := s.newPage(r, t.D.Name)
 	err := s.conn(r.Context(), func(_ *database.Build, c *guard.Conn) error {
 		src := lq.source()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"time"
+
+	"github.com/azabudai/ctool/schema"
 )
 
 // Statement is one statement a list page runs, as text with its arguments: for benchmarks that run
@@ -24,7 +26,7 @@ func ListStatements(dataset, query string, now time.Time) ([]Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	lq, err := parseList(t, q, now.In(tokyo))
+	lq, err := parseList(t, q, now.In(schema.Tokyo))
 	if err != nil {
 		return nil, err
 	}

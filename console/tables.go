@@ -211,15 +211,12 @@ func parseList(t *table, q url.Values, now time.Time) (*listQuery, error) {
 // parseAt reads a date and time in Tokyo as an HTML datetime-local field sends it.
 func parseAt(s string) (time.Time, error) {
 	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, tokyo); err == nil && t.Year() >= 1900 && t.Year() <= 9999 {
+		if t, err := time.ParseInLocation(layout, s, schema.Tokyo); err == nil && t.Year() >= 1900 && t.Year() <= 9999 {
 			return t, nil
 		}
 	}
 	return time.Time{}, fmt.Errorf("at %q is not a date and time (YYYY-MM-DDTHH:MM)", s)
 }
-
-// tokyo is where the data's times are (schema.Tokyo).
-var tokyo = schema.Tokyo
 
 // openState is a store's state at a time by the agent's rule (is_open), unknown where its hours are.
 const openState = `CASE WHEN NOT hours_known THEN 'unknown' WHEN is_open(store_id, CAST(? AS TIMESTAMP)) THEN 'open' ELSE 'closed' END`

@@ -59,7 +59,7 @@ func (s *Server) validation() (*validationData, error) {
 	if c.key == key && c.val != nil {
 		return c.val, nil
 	}
-	d := &validationData{Input: s.cfg.Input, RanAt: s.cfg.Now().In(tokyo).Format("2006-01-02 15:04:05 MST")}
+	d := &validationData{Input: s.cfg.Input, RanAt: s.cfg.Now().In(schema.Tokyo).Format("2006-01-02 15:04:05 MST")}
 	res, err := ingest.Validate(s.cfg.Input, ingest.Options{MaxErrors: maxProblems})
 	if err != nil {
 		d.Err = err.Error()

@@ -24,14 +24,11 @@ type Contracts struct {
 	Today string
 }
 
-// tokyo is where the data's times are (schema.Tokyo).
-var tokyo = schema.Tokyo
-
 func (c *Contracts) today() string {
 	if c.Today != "" {
 		return c.Today
 	}
-	return time.Now().In(tokyo).Format(time.DateOnly)
+	return time.Now().In(schema.Tokyo).Format(time.DateOnly)
 }
 
 // watch is what the contracts need from validation's reading: the last end date of each dataset's

@@ -217,7 +217,7 @@ func timeText(t time.Time, dbType string) string {
 	case dbType == "TIME":
 		return t.Format("15:04:05")
 	case strings.HasPrefix(dbType, "TIMESTAMP WITH TIME ZONE"), dbType == "TIMESTAMPTZ":
-		return t.In(tokyo).Format(time.RFC3339Nano)
+		return t.In(schema.Tokyo).Format(time.RFC3339Nano)
 	case strings.HasPrefix(dbType, "TIMESTAMP"):
 		return t.Format("2006-01-02T15:04:05.999999")
 	case t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0:
@@ -226,6 +226,3 @@ func timeText(t time.Time, dbType string) string {
 		return t.Format("2006-01-02T15:04:05.999999")
 	}
 }
-
-// tokyo is where the data's times are (schema.Tokyo).
-var tokyo = schema.Tokyo
