@@ -553,30 +553,10 @@ func accessTokenType(h jose.Header, allowJWT bool) bool {
 	if !ok {
 		return false
 	}
-	if len(typ) > len("application/") && asciiEqualFold(typ[:len("application/")], "application/") {
+	if len(typ) > len("application/") && strings.EqualFold(typ[:len("application/")], "application/") {
 		typ = typ[len("application/"):]
 	}
-	return asciiEqualFold(typ, "at+jwt") || allowJWT && asciiEqualFold(typ, "jwt")
-}
-
-// asciiEqualFold is strings.EqualFold for ASCII letters only, as media types compare.
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
+	return strings.EqualFold(typ, "at+jwt") || allowJWT && strings.EqualFold(typ, "jwt")
 }
 
 // scopes reads scope (RFC 8693 and 9068: scope tokens separated by U+0020, RFC 6749 section 3.3) or
@@ -601,11 +581,5 @@ func scopes(c claims) []string {
 
 // splitScope splits a scope string on U+0020 alone, dropping the empty tokens of repeated spaces.
 func splitScope(s string) []string {
-	var tokens []string
-	for t := range strings.SplitSeq(s, " ") {
-		if t != "" {
-			tokens = append(tokens, t)
-		}
-	}
-	return tokens
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' })
 }

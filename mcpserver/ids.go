@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/azabudai/ctool/textout"
 )
 
 // JSON-RPC asks a server to answer a request with the id it was sent. The SDK decodes a request's
@@ -21,14 +23,15 @@ import (
 // and the answer gets the id as sent back. sdk_test.go asserts the SDK's behaviour, so that its fix
 // shows.
 
-// idPrefix begins every surrogate: random for each process, so no client can send one by chance or
-// guess one on purpose.
-var idPrefix = "ctool-id-" + rand.Text() + "-"
-
-// idMarker is how a message the SDK encodes begins when its id is a surrogate: the SDK writes
-// "jsonrpc", then "id". In valid JSON these bytes can only open an object (a quote inside a string
-// is escaped).
-var idMarker = []byte(`{"jsonrpc":"2.0","id":"` + idPrefix)
+// surrogateIDs returns the prefix that begins every surrogate, random for each process (so no client
+// can send one by chance or guess one on purpose), and its marker: how a message the SDK encodes
+// begins when its id is a surrogate (the SDK writes "jsonrpc", then "id"; in valid JSON these bytes
+// can only open an object, a quote inside a string being escaped). Made on first use: only ctool mcp
+// needs them, and every ctool command links this package.
+var surrogateIDs = sync.OnceValues(func() (string, []byte) {
+	prefix := "ctool-id-" + rand.Text() + "-"
+	return prefix, []byte(`{"jsonrpc":"2.0","id":"` + prefix)
+})
 
 // errNullID refuses a request whose id is null: MCP requests carry a string or an integer, and its
 // notifications no id at all. The SDK would take it for a notification and never answer.
@@ -114,11 +117,11 @@ func (k *idKeeper) request(msg []byte) (out []byte, surrogate string, err error)
 			return nil, "", nil
 		}
 		params["requestId"], _ = json.Marshal(s)
-		m["params"] = encode(params)
+		m["params"] = marshal(params)
 	default:
 		return nil, "", nil
 	}
-	return encode(m), surrogate, nil
+	return marshal(m), surrogate, nil
 }
 
 // body passes a request body (one message, or a batch) through the keeper.
@@ -148,17 +151,7 @@ func (k *idKeeper) body(b []byte) ([]byte, error) {
 	if !changed {
 		return b, nil
 	}
-	return encode(batch), nil
-}
-
-// encode marshals v without escaping HTML: the bytes the SDK reads differ from the client's only
-// where the keeper changed them (and in the order of an object's keys).
-func encode(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return marshal(batch), nil
 }
 
 func (k *idKeeper) add(id json.RawMessage) string {
@@ -168,7 +161,8 @@ func (k *idKeeper) add(id json.RawMessage) string {
 		k.sent, k.bySent = map[string]json.RawMessage{}, map[string]string{}
 	}
 	k.next++
-	s := idPrefix + strconv.FormatUint(k.next, 10)
+	prefix, _ := surrogateIDs()
+	s := prefix + strconv.FormatUint(k.next, 10)
 	k.sent[s] = id
 	k.bySent[string(id)] = s
 	return s
@@ -213,6 +207,7 @@ func (k *idKeeper) kept() bool {
 // restore puts the ids as sent back into what the SDK writes (one message, a batch of answers, or an
 // event of a stream), and forgets them: each surrogate is answered once.
 func (k *idKeeper) restore(p []byte) []byte {
+	idPrefix, idMarker := surrogateIDs()
 	if !bytes.Contains(p, idMarker) {
 		return p
 	}
@@ -316,3 +311,10 @@ func (w *idWriter) Write(p []byte) (int, error) {
 
 // Unwrap lets http.ResponseController flush the SDK's event streams.
 func (w *idWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// marshal is v's JSON without HTML escaping (textout.Marshal): the bytes the SDK reads differ from the
+// client's only where the keeper changed them (and in the order of an object's keys).
+func marshal(v any) []byte {
+	b, _ := textout.Marshal(v)
+	return b
+}

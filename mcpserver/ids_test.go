@@ -15,6 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// idPrefix begins this test process's surrogates.
+var idPrefix, _ = surrogateIDs()
+
 // idCases are request ids and how each is answered: with the id as sent, or refused -32600 with the
 // id the answer names.
 var idCases = []struct {

@@ -186,7 +186,7 @@ func (f *stdioFilter) admit(line []byte) ([]byte, bool) {
 			f.track(msg)
 		}
 		if changed {
-			return encode(batch), true
+			return marshal(batch), true
 		}
 		return line, true
 	}

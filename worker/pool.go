@@ -55,11 +55,11 @@ const (
 	OutcomeOutOfMemory = "out_of_memory" // the worker died of its memory cap
 )
 
-// Event is one thing that happened to a worker, for the log.
+// Event is one thing that happened to a worker, for the log (mcpserver's eventLog writes its fields).
 type Event struct {
-	Worker string `json:"worker"` // what happened: started, crashed, out_of_memory, killed, engine_failed, exited, retired
-	PID    int    `json:"pid"`
-	Exit   string `json:"exit,omitempty"` // how the process ended, as the OS tells it
+	Worker string // what happened: started, crashed, out_of_memory, killed, engine_failed, exited, retired
+	PID    int
+	Exit   string // how the process ended, as the OS tells it; "" while it runs
 }
 
 // Pool is the supervisor: it runs each query in a worker process and answers with the query's

@@ -69,13 +69,11 @@ func main() {
 
 // event is one line of go test -json (cmd/test2json).
 type event struct {
-	Time       time.Time
-	Action     string
-	Package    string
-	ImportPath string // build-output
-	Test       string
-	Elapsed    float64
-	Output     string
+	Action  string
+	Package string
+	Test    string
+	Elapsed float64
+	Output  string
 }
 
 // pkgState is what is known of a package whose tests are running.
@@ -109,7 +107,10 @@ func (p *printer) read(r io.Reader) {
 		var e event
 		line := sc.Text()
 		if err := json.Unmarshal([]byte(line), &e); err != nil || e.Action == "" {
-			p.printf("%s\n", line) // go test's own messages (a pattern that matches nothing, say)
+			// go test's own messages (a pattern that matches nothing, say); the ticker prints too
+			p.mu.Lock()
+			p.printf("%s\n", line)
+			p.mu.Unlock()
 			continue
 		}
 		p.event(e)
