@@ -176,8 +176,9 @@ func TestIngestLoadsNothingAfterValidationFailed(t *testing.T) {
 	if !errors.As(err, &invalid) || invalid.Report.Problems[0].Rule != RuleEnum {
 		t.Fatalf("err %v, want the enum problem", err)
 	}
-	if ev := w.seen(); !slices.Equal(ev, []string{"create", "failed"}) {
-		t.Errorf("the load did %q, want only its files created before validation failed", ev)
+	// On a busy machine validation may fail before the load has even created its files.
+	if ev := w.seen(); !slices.Equal(ev, []string{"create", "failed"}) && !slices.Equal(ev, []string{"failed"}) {
+		t.Errorf("the load did %q, want at most its files created before validation failed", ev)
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "*")); len(left) > 0 {
 		t.Errorf("the failed ingest left %v", left)
