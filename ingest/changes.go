@@ -238,7 +238,6 @@ func CompareBuilds(ctx context.Context, db, against string) (_ *ChangeSet, err e
 	c := compareKeeping(against, old, cur, cs.all)
 	for _, ch := range c.Datasets {
 		if d, _ := schema.ByName(ch.Dataset); d != nil && !d.Private {
-			ch.AddedRows, ch.RemovedRows, ch.ChangedRows = nil, nil, nil
 			cs.Datasets = append(cs.Datasets, ch)
 		}
 	}
@@ -287,20 +286,18 @@ func (c *ChangeSet) Diffs(dataset, kind string, offset, limit int) ([]RowDiff, e
 	if err != nil {
 		return nil, err
 	}
+	var oldVals [][]string // a changed row's values before, read for the whole page at once
+	if kind == ChangeChanged {
+		if oldVals, err = c.old.values(c.old.tables[l.d], l.was[offset:end]); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]RowDiff, len(part))
 	for i := range part {
 		out[i].Key = keys[i]
 		switch kind {
 		case ChangeChanged:
-			oldVals, err := c.old.values(c.old.tables[l.d], l.was[offset+i:offset+i+1])
-			if err != nil {
-				return nil, err
-			}
-			var o []string
-			if len(oldVals) > 0 {
-				o = oldVals[0]
-			}
-			out[i].Fields = fieldChanges(l.d, l.cols[offset+i], o, vals[i])
+			out[i].Fields = fieldChanges(l.d, l.cols[offset+i], oldVals[i], vals[i])
 		default:
 			for j, col := range l.d.Columns {
 				if j < len(vals[i]) && vals[i][j] != "" {

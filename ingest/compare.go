@@ -149,14 +149,13 @@ func compareKeeping(against string, old, cur *snapshot, keep map[string]*rowList
 				ch.ChangedColumns = append(ch.ChangedColumns, ColumnCount{d.Columns[j].Name, k})
 			}
 		}
-		if !d.Private {
+		if !d.Private && keep == nil {
+			// The rows and their values only where they are read whole anyway: a reader of a
+			// ChangeSet pages them.
 			ch.AddedRows = rowChanges(cur.keyValues(n, added), nil)
 			ch.RemovedRows = rowChanges(old.keyValues(o, removed), nil)
 			ch.ChangedRows = rowChanges(cur.keyValues(n, changed), changedCols)
-			if keep == nil {
-				// The values only where they are read whole anyway: a reader of a ChangeSet pages them.
-				addFieldValues(ch.ChangedRows, d, old, o, changedWas, cur, n, changed)
-			}
+			addFieldValues(ch.ChangedRows, d, old, o, changedWas, cur, n, changed)
 		}
 		c.Datasets = append(c.Datasets, ch)
 	}
