@@ -126,8 +126,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 			_, err := ex.ExecContext(context.Background(), use, nil)
 			return err
 		}
-		// The path is written as a string literal, quoted as DuckDB quotes strings.
-		attach := "ATTACH '" + strings.ReplaceAll(path, "'", "''") + "' AS " + attachedAs + " (READ_ONLY)"
+		attach := "ATTACH " + QuoteString(path) + " AS " + attachedAs + " (READ_ONLY)"
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}

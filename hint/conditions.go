@@ -3,6 +3,7 @@ package hint
 import (
 	"strings"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 )
 
@@ -105,11 +106,11 @@ func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
 			return nil
 		}
 		if col, ok := resolve(l, scope); ok && !col.list {
-			return []condition{{col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + quoteSQL(lit)}}
+			return []condition{{col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + database.QuoteString(lit)}}
 		}
 		if c, ok := jsonField(l, scope); ok {
 			c.literals = []string{lit}
-			c.text += " = " + quoteSQL(lit)
+			c.text += " = " + database.QuoteString(lit)
 			return []condition{c}
 		}
 	case guard.OpIn:
@@ -144,17 +145,17 @@ func functionCondition(e guard.Expr, scope []scopeEntry) []condition {
 	}
 	if op, ok := likeOps[fn]; ok && !col.list {
 		if lit, ok := args[1].Text(); ok {
-			return []condition{{col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + quoteSQL(lit)}}
+			return []condition{{col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + database.QuoteString(lit)}}
 		}
 	}
 	switch fn {
 	case "contains":
 		if lit, ok := args[1].Text(); ok && !col.list {
-			return []condition{{col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + quoteSQL(lit) + ")"}}
+			return []condition{{col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + database.QuoteString(lit) + ")"}}
 		}
 	case "list_contains", "list_has", "array_contains", "array_has":
 		if lit, ok := args[1].Text(); ok && col.list {
-			return []condition{{col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + quoteSQL(lit) + ")"}}
+			return []condition{{col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + database.QuoteString(lit) + ")"}}
 		}
 	case "list_has_any", "array_has_any":
 		if args[1].Function() != "list_value" || !col.list {
@@ -202,5 +203,5 @@ func jsonField(e guard.Expr, scope []scopeEntry) (condition, bool) {
 	if !ok {
 		return condition{}, false
 	}
-	return condition{col: col, op: "json", path: path, text: fn + "(" + col.name + ", " + quoteSQL(path) + ")"}, true
+	return condition{col: col, op: "json", path: path, text: fn + "(" + col.name + ", " + database.QuoteString(path) + ")"}, true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -59,7 +60,7 @@ func quoted(names []string) string {
 		if i > 0 {
 			out += " "
 		}
-		out += quoteSQL(n)
+		out += database.QuoteString(n)
 	}
 	return out + "]"
 }

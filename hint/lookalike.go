@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/schema"
 	"golang.org/x/text/unicode/runenames"
 )
@@ -25,7 +26,7 @@ var lookAlike = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint
 	for _, lit := range c.literals {
 		for _, v := range p.nearValues(i).close {
 			if d := charDifference(c.searched(lit), v); d != "" {
-				out = append(out, Hint{Kind: LookAlike, Condition: c.text, Text: quoteSQL(v) + " has " + d})
+				out = append(out, Hint{Kind: LookAlike, Condition: c.text, Text: database.QuoteString(v) + " has " + d})
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -61,7 +62,7 @@ func occurs(ctx context.Context, conn *guard.Conn, cache *Cache, c condition) st
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].n > hits[j].n })
-	subject := quoteSQL(c.literals[0])
+	subject := database.QuoteString(c.literals[0])
 	if len(words) > 1 {
 		subject += " (or " + quoteList(words[1:min(len(words), 4)]) + ")"
 	}

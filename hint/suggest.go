@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -145,14 +146,11 @@ func abs(n int) int {
 	return n
 }
 
-// quoteSQL writes s as an SQL string literal.
-func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
 // quoteList writes values as SQL literals separated by commas.
 func quoteList(values []string) string {
 	q := make([]string, len(values))
 	for i, v := range values {
-		q[i] = quoteSQL(clipText(v, 60))
+		q[i] = database.QuoteString(clipText(v, 60))
 	}
 	return strings.Join(q, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -25,7 +26,7 @@ var heldValues = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hin
 	}
 	subject := c.col.name
 	if c.op == "json" {
-		subject = "json_extract_string(" + c.col.name + ", " + quoteSQL(c.path) + ")"
+		subject = "json_extract_string(" + c.col.name + ", " + database.QuoteString(c.path) + ")"
 	}
 	var text string
 	switch {

@@ -3,6 +3,7 @@ package schema
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -70,6 +71,21 @@ var LabelWords = [][]string{
 // half-width, half-width kana full-width), lower case, and without surrounding space.
 func Fold(s string) string {
 	return strings.ToLower(strings.TrimSpace(norm.NFKC.String(s)))
+}
+
+// foldSpaced is Fold with every run of white space one space, the form free text is matched in.
+func foldSpaced(s string) string { return strings.Join(strings.Fields(Fold(s)), " ") }
+
+// clipText cuts s to at most n bytes, at the start of a character, so that matching stays linear
+// in a bound whatever a cell holds.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // SameLabel reports whether two words name the same label: equal once folded, or in one group of

@@ -168,14 +168,7 @@ const maxOfferBytes = 4096
 //     ingredient the food contains ("階段のみ", "小麦を含みます") false, and a mention of the topic true.
 //   - An invitation to ask ("お問い合わせください") says neither: NULL.
 func ReadOffer(t Topic, cell string) Offer {
-	if len(cell) > maxOfferBytes {
-		cut := maxOfferBytes
-		for cut > 0 && cell[cut]&0xc0 == 0x80 {
-			cut--
-		}
-		cell = cell[:cut]
-	}
-	toks := tokenize(foldOffer(cell))
+	toks := tokenize(foldOffer(clipText(cell, maxOfferBytes)))
 	var (
 		strong       Offer // the first deciding clause's verdict
 		strongCaveat Offer // the same, among caveats
@@ -212,9 +205,11 @@ func ReadOffer(t Topic, cell string) Offer {
 // foldOffer is schema.Fold for matching: NFKC, lower case, typographic apostrophes as ASCII, a line
 // break a full stop, and every run of white space one space.
 func foldOffer(s string) string {
-	s = strings.NewReplacer("’", "'", "\n", "。").Replace(Fold(s))
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(offerMarks.Replace(Fold(s))), " ")
 }
+
+// offerMarks are the typographic marks foldOffer reads as others (built on first use).
+var offerMarks = strings.NewReplacer("’", "'", "\n", "。")
 
 type token struct {
 	start, end int

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/width"
 )
 
 // An event's venue (location.venue) ties it to a store when the venue names one store:
@@ -100,18 +98,9 @@ func NewVenues(stores []Store) *Venues {
 	return v
 }
 
-// foldVenue is the form names are compared in: schema.Fold (NFKC, lower case, trimmed), full and half
-// width folded (golang.org/x/text/width) and every run of white space one space.
-func foldVenue(s string) string {
-	if len(s) > maxVenueBytes {
-		cut := maxVenueBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut]
-	}
-	return strings.Join(strings.Fields(width.Fold.String(Fold(s))), " ")
-}
+// foldVenue is the form names are compared in: schema.Fold (NFKC, which folds full and half width too,
+// lower case, trimmed) and every run of white space one space.
+func foldVenue(s string) string { return foldSpaced(clipText(s, maxVenueBytes)) }
 
 // Match says which store a venue names: the store whose name it is once folded (width, case, spaces
 // ignored), or else the store whose name it starts with, up to a break (a space, a sign, or a change of
