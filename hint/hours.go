@@ -36,15 +36,14 @@ const (
 	firstUnknown = "SELECT store_name FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT 5"
 )
 
-// Notes are the remarks on q's answer, with rows or without: an offer tested by its free text alone
-// (offers.go), and the stores of unknown hours that would pass its other conditions, for a query that
-// reads store_hours or is_open.
-func Notes(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []Hint {
-	return append(offerNotes(ctx, conn, &q), hoursNotes(ctx, conn, cache, &q)...) // one parse for both
-}
+// The notes are the remarks on q's answer, with rows or without: an offer tested by its free text
+// alone (OfferNotes, offers.go), and the stores of unknown hours that would pass its other conditions,
+// for a query that reads store_hours or is_open (HoursNotes). Given the same *Query they share one
+// parse. The offer notes depend on the query's columns alone, not its literals, so a caller may keep
+// them for a query shape; the hours notes count the query's own rows.
 
-// hoursNotes is q's UnknownHours note, if it has one.
-func hoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {
+// HoursNotes is q's UnknownHours note, if it has one.
+func HoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {
 	// The text test only spares other queries the work: the statement decides.
 	lower := strings.ToLower(q.Text)
 	if !strings.Contains(lower, hoursRelation) && !strings.Contains(lower, hoursMacro) {

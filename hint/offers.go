@@ -14,8 +14,8 @@ import (
 // never names the stores_typed column that reads it (schema.Topics), the note names that column.
 const OfferText Kind = "offer-text"
 
-// offerNotes is q's OfferText notes, one per offer it tests by its text alone.
-func offerNotes(ctx context.Context, conn *guard.Conn, q *Query) []Hint {
+// OfferNotes is q's OfferText notes, one per offer it tests by its text alone.
+func OfferNotes(ctx context.Context, conn *guard.Conn, q *Query) []Hint {
 	// The text test spares every other query the parse: the statement decides.
 	lower := strings.ToLower(q.Text)
 	var topics []schema.Topic

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,7 +39,8 @@ type Result struct {
 	// rendered). Empty when rows were found.
 	Hint string
 	// Note is a remark on what was found, with rows or without: the stores of unknown hours that a
-	// query over store_hours would let through (hint.Notes, rendered).
+	// query over store_hours would let through, an offer tested by its free text (hint.OfferNotes and
+	// HoursNotes, rendered).
 	Note string `json:",omitempty"`
 	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
 	Build string `json:",omitempty"`
@@ -96,9 +98,10 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		key := shapeKey{build: build, dataset: d.Name, shape: shaped.Text}
 		if hasShape {
 			var ok bool
-			if res, ok = e.byShape(ctx, conn, key, d, shaped); ok {
+			var offers []hint.Hint
+			if res, offers, ok = e.byShape(ctx, conn, key, d, shaped); ok {
 				q := hint.Query{Text: sqlText, Dataset: d}
-				res.Note = hint.Render(hint.Notes(ctx, conn, e.hints.For(build), q))
+				res.Note = hint.Render(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, e.hints.For(build), &q)...))
 				res.Build = build
 				return nil
 			}
@@ -123,12 +126,13 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		}
 		cache := e.hints.For(build)
 		q := hint.Query{Text: sqlText, Statement: checked.Statement(), Dataset: d}
+		offers := hint.OfferNotes(ctx, conn, &q)
 		if len(res.Rows) == 0 {
 			res.Hint = hint.Render(hint.Explain(ctx, conn, cache, q)) // the rows are closed: the hints use the same connection
 		} else if hasShape && !e.once {
-			e.learnShape(ctx, conn, key, d, sqlText, shaped, res)
+			e.learnShape(ctx, conn, key, d, sqlText, shaped, res, offers)
 		}
-		res.Note = hint.Render(hint.Notes(ctx, conn, cache, q))
+		res.Note = hint.Render(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...))
 		res.Build = build
 		return nil
 	})

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/hint"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -22,8 +23,12 @@ const maxShapes = 256
 type shapeKey struct{ build, dataset, shape string }
 
 // shapeVerdict is what was decided for a shape: the statement that runs it, or nil when it cannot run
-// in its queries' place.
-type shapeVerdict struct{ run *guard.Checked }
+// in its queries' place, and the offer notes of its queries (hint.OfferNotes: they follow the shape's
+// columns, not its literals, so its queries are not parsed again for them).
+type shapeVerdict struct {
+	run    *guard.Checked
+	offers []hint.Hint
+}
 
 type shapes struct {
 	mu       sync.Mutex
@@ -50,21 +55,21 @@ func (s *shapes) put(k shapeKey, v shapeVerdict) {
 // byShape answers the query through its shape's statement when the shape was proved on this build.
 // It answers only with rows: an empty answer needs the hints, and an error the full path's message,
 // so both go down the full path (ok false, with no error unless the context ended).
-func (e *Engine) byShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, bool) {
+func (e *Engine) byShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, []hint.Hint, bool) {
 	v, known := e.shapes.get(k)
 	if !known || v.run == nil {
-		return nil, false
+		return nil, nil, false
 	}
 	run, ok := v.run.ForShape(s)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	res, err := e.runShape(ctx, conn, d, run)
 	if err != nil || len(res.Rows) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	e.shapes.hits.Add(1)
-	return res, true
+	return res, v.offers, true
 }
 
 func (e *Engine) runShape(ctx context.Context, conn *guard.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
@@ -82,14 +87,14 @@ func (e *Engine) runShape(ctx context.Context, conn *guard.Conn, d *schema.Datas
 // learnShape decides whether the shape of sqlText, which the full path just answered with want, may
 // answer its later queries: the guard must prove it (guard.CheckShape) and its statement must give
 // want for sqlText's own literals. Only an answer with rows teaches: an empty one proves little.
-func (e *Engine) learnShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result) {
+func (e *Engine) learnShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result, offers []hint.Hint) {
 	if len(want.Rows) == 0 {
 		return
 	}
 	if _, known := e.shapes.get(k); known {
 		return
 	}
-	verdict := shapeVerdict{}
+	verdict := shapeVerdict{offers: offers}
 	checked, err := guard.CheckShape(ctx, conn, sqlText, s, guard.ForDataset(d), schema.RowCap)
 	if err == nil {
 		got, err := e.runShape(ctx, conn, d, checked)

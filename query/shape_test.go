@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/azabudai/ctool/database"
@@ -45,6 +46,9 @@ func TestShapeAnswersAsTheFullPath(t *testing.T) {
 		{"opening hours keep their note", schema.Stores,
 			"SELECT store_name FROM store_hours WHERE day = 'monday' ORDER BY store_name",
 			"SELECT store_name FROM store_hours WHERE day = 'sunday' ORDER BY store_name", true},
+		{"an offer tested by its text keeps its note", schema.Stores,
+			"SELECT store_name FROM stores WHERE category = 'restaurant' AND vegan_info IS NOT NULL",
+			"SELECT store_name FROM stores WHERE category = 'cafe' AND vegan_info IS NOT NULL", true},
 		{"an empty answer gets its hint", schema.Stores,
 			"SELECT store_name FROM stores WHERE category = 'cafe'",
 			"SELECT store_name FROM stores WHERE category = 'nosuchcategory'", false},
@@ -82,6 +86,51 @@ func TestShapeAnswersAsTheFullPath(t *testing.T) {
 				t.Errorf("build %q, want %q", got.Build, want.Build)
 			}
 		})
+	}
+}
+
+// TestShapeNotesParseNothing: a query answered through its shape is not parsed again for its notes:
+// the offer notes are the shape's, and only a query that reads hours has its own parsed.
+func TestShapeNotesParseNothing(t *testing.T) {
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)), database.WithStatementLog())
+	t.Cleanup(live.Close)
+	e := query.NewEngine(live)
+	ctx := context.Background()
+	parses := func() int {
+		t.Helper()
+		b, release, err := live.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		log, err := b.StatementLog(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, stmt := range log {
+			if strings.Contains(stmt, "json_serialize_sql") {
+				n++
+			}
+		}
+		return n
+	}
+	if _, err := e.Query(ctx, schema.Stores, "SELECT store_name FROM stores WHERE category = 'restaurant' AND vegan_info IS NOT NULL"); err != nil {
+		t.Fatal(err)
+	}
+	before, hits := parses(), e.ShapeHits()
+	res, err := e.Query(ctx, schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND vegan_info IS NOT NULL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.ShapeHits() != hits+1 {
+		t.Fatal("the second query was not answered by its shape")
+	}
+	if !strings.Contains(res.Note, "stores_typed.vegan_available") {
+		t.Errorf("note %q, want the offer note", res.Note)
+	}
+	if n := parses() - before; n != 0 {
+		t.Errorf("the shape's query was parsed %d times for its notes", n)
 	}
 }
 
