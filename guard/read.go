@@ -259,12 +259,7 @@ func (f From) Tables() []Table {
 }
 
 // Table is the FROM clause's table when it is one table and nothing else.
-func (f From) Table() (Table, bool) {
-	if f.o == nil || f.o["type"] != "BASE_TABLE" {
-		return Table{}, false
-	}
-	return tableOf(f.o), true
-}
+func (f From) Table() (Table, bool) { return Expr(f).Table() }
 
 // Walk calls f on every node of the FROM clause, tables, join conditions and subqueries included, as
 // Expr.Walk does.

@@ -77,20 +77,9 @@ func (b *Cache) room(n int) bool {
 	return true
 }
 
-// Values is the one text column of q's rows, for a statement whose answer depends on the build's data
-// alone (no clock, no randomness), answered from the cache once read.
-func (b *Cache) Values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
-	return b.values(ctx, conn, q, args...)
-}
-
-// Row is the one row of such a statement, n columns read as text, from the cache once read.
-func (b *Cache) Row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
-	return b.row(ctx, conn, q, n)
-}
-
-// values is stringsOf for a statement whose answer depends on the build's data alone (no clock, no
+// Values is stringsOf for a statement whose answer depends on the build's data alone (no clock, no
 // randomness), answered from the cache once read.
-func (b *Cache) values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
+func (b *Cache) Values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
 	if b == nil {
 		return stringsOf(ctx, conn, q, args...)
 	}
@@ -117,9 +106,9 @@ func (b *Cache) values(ctx context.Context, conn *guard.Conn, q guard.SQL, args 
 	return out, nil
 }
 
-// row reads the one row of a statement whose answer depends on the build's data alone, n columns
+// Row reads the one row of a statement whose answer depends on the build's data alone, n columns
 // read as text, from the cache once read.
-func (b *Cache) row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
+func (b *Cache) Row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
 	if b != nil {
 		if row, ok := b.answer(q.String()); ok && len(row) == n {
 			return row, nil

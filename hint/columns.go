@@ -113,11 +113,7 @@ func scopeOf(s guard.Select, ctes map[string]bool) []scopeEntry {
 		if !ok {
 			continue
 		}
-		alias := t.Alias
-		if alias == "" {
-			alias = t.Name
-		}
-		out = append(out, scopeEntry{name: alias, cols: c, table: t.Name})
+		out = append(out, scopeEntry{name: t.Qualifier(), cols: c, table: t.Name})
 	}
 	return out
 }

@@ -23,6 +23,9 @@ const UnknownHours Kind = "unknown-hours"
 // maxNamed is how many stores of unknown hours a note names.
 const maxNamed = 5
 
+// firstUnknown names the first maxNamed stores of unknown hours.
+var firstUnknown = guard.Format("SELECT store_name FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT %s", guard.Int(maxNamed))
+
 // The relation the note is about, and the one that lists every store with hours_known.
 const (
 	hoursRelation  = "store_hours"
@@ -30,11 +33,8 @@ const (
 	hoursMacro     = schema.MacroIsOpen
 )
 
-// The stores of unknown hours: how many, and the first maxNamed names.
-const (
-	countUnknown = "SELECT count(*) FROM stores_typed WHERE NOT hours_known"
-	firstUnknown = "SELECT store_name FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT 5"
-)
+// countUnknown counts the stores of unknown hours.
+const countUnknown = "SELECT count(*) FROM stores_typed WHERE NOT hours_known"
 
 // The notes are the remarks on q's answer, with rows or without: an offer tested by its free text
 // alone (OfferNotes, offers.go), and the stores of unknown hours that would pass its other conditions,
@@ -49,7 +49,7 @@ func HoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) [
 	if !strings.Contains(lower, hoursRelation) && !strings.Contains(lower, hoursMacro) {
 		return nil
 	}
-	row, err := cache.row(ctx, conn, guard.Const(countUnknown), 1)
+	row, err := cache.Row(ctx, conn, guard.Const(countUnknown), 1)
 	if err != nil {
 		return nil // a build from before hours_known
 	}
@@ -83,11 +83,11 @@ func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q *Qu
 
 // unknownStores are all the stores of unknown hours, from the build's cache.
 func unknownStores(ctx context.Context, conn *guard.Conn, cache *Cache) (storeList, bool) {
-	names, err := cache.values(ctx, conn, guard.Const(firstUnknown))
+	names, err := cache.Values(ctx, conn, firstUnknown)
 	if err != nil {
 		return storeList{}, false
 	}
-	row, err := cache.row(ctx, conn, guard.Const(countUnknown), 1)
+	row, err := cache.Row(ctx, conn, guard.Const(countUnknown), 1)
 	if err != nil {
 		return storeList{}, false
 	}

@@ -29,7 +29,7 @@ func (c condition) jsonText() bool { return c.col.json && c.op != "json" }
 func jsonExample(p *pass, c condition) string {
 	col, rel := guard.MustIdent(c.col.name), guard.MustIdent(c.col.relation)
 	q := guard.Format("SELECT %s FROM %s WHERE %s IS NOT NULL ORDER BY length(%s) LIMIT 1", col, rel, col, col)
-	example, err := p.cache.row(p.ctx, p.conn, q, 1)
+	example, err := p.cache.Row(p.ctx, p.conn, q, 1)
 	if err != nil || !example[0].Valid {
 		return ""
 	}

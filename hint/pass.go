@@ -22,11 +22,10 @@ type pass struct {
 	parts []guard.Expr // its WHERE clause's AND parts; none past maxParts
 	scope []scopeEntry // the public relations its FROM reads
 
-	alone    []*bool // does each condition match a row by itself (nil: not known)
-	aloneRun bool
-	near     map[int]*nearValues
-	runner   *partRunner // nil until a count is asked
-	ranges   map[int]string
+	alone  []*bool // does each condition match a row by itself (nil: not known)
+	near   map[int]*nearValues
+	runner *partRunner // nil until a count is asked
+	ranges map[int]string
 }
 
 // maxParts is the most AND parts of one WHERE clause looked at; larger sets are left to the
@@ -63,8 +62,7 @@ func (p *pass) size(s scope) int {
 // matches tells whether condition i matches a row by itself; ok is false when DuckDB could not say.
 // All the conditions are asked at once, the first time one is.
 func (p *pass) matches(i int) (matched, ok bool) {
-	if !p.aloneRun {
-		p.aloneRun = true
+	if p.alone == nil { // matchAlone's answer is never nil
 		p.alone = matchAlone(p.ctx, p.conn, p.cache, p.conds)
 	}
 	if p.alone[i] == nil { // DuckDB could not answer it with the others: asked alone

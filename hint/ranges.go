@@ -63,7 +63,7 @@ func dateHint(ctx context.Context, conn *guard.Conn, cache *Cache, part guard.Ex
 				if ok && !seen[key] && len(ranges) < 4 {
 					seen[key] = true
 					q := guard.Format("SELECT CAST(min(%s) AS VARCHAR), CAST(max(%s) AS VARCHAR) FROM %s", expr, dateExprMax(c, expr), guard.MustIdent(c.relation))
-					if r, err := cache.row(ctx, conn, q, 2); err == nil && r[0].Valid && r[1].Valid {
+					if r, err := cache.Row(ctx, conn, q, 2); err == nil && r[0].Valid && r[1].Valid {
 						ranges = append(ranges, fmt.Sprintf("%s.%s runs from %s to %s", c.relation, c.name, r[0].String, r[1].String))
 					}
 				}

@@ -23,10 +23,5 @@ var unmatched = &analyzer{scope: eachPart, run: func(p *pass, k int) []Hint {
 
 // readsColumn reports whether an expression reads a column.
 func readsColumn(e guard.Expr) bool {
-	reads := false
-	e.Walk(func(e guard.Expr) bool {
-		reads = e.Op() == guard.OpColumn
-		return !reads
-	})
-	return reads
+	return finds(e, func(x guard.Expr) bool { return x.Op() == guard.OpColumn })
 }

@@ -95,7 +95,7 @@ func vocabulary(ctx context.Context, conn *guard.Conn, cache *Cache, c condition
 		args = []any{c.path}
 	}
 	const few = 200
-	values, err := cache.values(ctx, conn, guard.Format("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %s", src, guard.Int(few+1)), args...)
+	values, err := cache.Values(ctx, conn, guard.Format("SELECT DISTINCT v FROM (%s) WHERE v IS NOT NULL ORDER BY v LIMIT %s", src, guard.Int(few+1)), args...)
 	if err != nil {
 		return nil, false
 	}

@@ -19,7 +19,7 @@ type rowReader interface {
 
 // runChecked runs the guard's checked statement on conn and hands its rows to read. The statement is
 // kept prepared on the connection (it is the same text for every query: the query is its argument),
-// and a connection ready for a call has it prepared already (guard.Warm).
+// and a worker started with --warm-up has it prepared before its first call (worker.Options.WarmUp).
 // execErr is the statement's failure (DuckDB's message); an error of read comes back as it is.
 func runChecked(ctx context.Context, conn *guard.Conn, c *guard.Checked, read func(rowReader) error) (execErr, readErr error) {
 	return conn.Run(ctx, c, func(rows driver.Rows) error {
