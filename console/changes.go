@@ -189,6 +189,12 @@ func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *inge
 	}
 	cols = append(cols, column{Name: "column"}, column{Name: "old"}, column{Name: "new"})
 	out := newCSV(excel)(bw, cols)
+	// A client gone stops the export: the rest of the change set is not read for nobody.
+	write := func(vals []any) {
+		if out.write(vals) != nil {
+			panic(http.ErrAbortHandler)
+		}
+	}
 	vals := make([]any, len(cols))
 	for _, kind := range changeKinds {
 		total := set.Count(t.D.Name, kind)
@@ -209,16 +215,20 @@ func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *inge
 				n := len(t.D.Key) + 1
 				if kind != ingest.ChangeChanged {
 					vals[n], vals[n+1], vals[n+2] = nil, nil, nil
-					out.write(vals)
+					write(vals)
 					continue
 				}
 				for _, f := range df.Fields {
 					vals[n], vals[n+1], vals[n+2] = f.Column, f.Old, f.New
-					out.write(vals)
+					write(vals)
 				}
 			}
 		}
 	}
-	out.close()
-	bw.Flush()
+	if err := out.close(); err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if bw.Flush() != nil {
+		panic(http.ErrAbortHandler)
+	}
 }

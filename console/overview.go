@@ -20,19 +20,17 @@ import (
 
 // overviewData is the overview: the build, its sources and the datasets.
 type overviewData struct {
-	ID            string
-	Schema        int
-	LatestSchema  int
-	BuiltAt       time.Time
-	BuiltAtTokyo  string
-	Age           string
-	Sources       []source
-	Datasets      []datasetCount
-	Input         string
-	Fresh         bool // every source is fresh against --input
-	StatusErr     string
-	Against       string
-	ValidationURL string
+	ID           string
+	Schema       int
+	LatestSchema int
+	BuiltAtTokyo string
+	Age          string
+	Sources      []source
+	Datasets     []datasetCount
+	Input        string
+	Fresh        bool // every source is fresh against --input
+	StatusErr    string
+	Against      string
 }
 
 type source struct {
@@ -54,7 +52,6 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 		d.ID = b.ID
 		d.Schema, _ = strconv.Atoi(b.Build[database.BuildSchema])
 		if t, err := time.Parse(time.RFC3339, b.Build[database.BuildTime]); err == nil {
-			d.BuiltAt = t
 			d.BuiltAtTokyo = t.In(schema.Tokyo).Format("2006-01-02 15:04:05 MST")
 			d.Age = p.Age(t, s.cfg.Now())
 		}
@@ -136,7 +133,7 @@ func (s *Server) inputStatus(ctx context.Context) (*ingest.Status, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.key == key {
-		return c.val.(*ingest.Status), nil
+		return c.val, nil
 	}
 	st, err := ingest.ReadStatus(ctx, s.cfg.DB, s.cfg.Input)
 	if err != nil {

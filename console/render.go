@@ -3,7 +3,6 @@ package console
 import (
 	"bytes"
 	"fmt"
-	"github.com/azabudai/ctool/internal/loopback"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -225,9 +224,6 @@ func (p *page) Age(t, now time.Time) string {
 		return p.Tf("%d days ago", int(d.Hours()/24))
 	}
 }
-
-// hostIsLoopback reports a Host header naming this machine only.
-func hostIsLoopback(host string) bool { return host != "" && loopback.Is(host) }
 
 // fileName is a Content-Disposition file name made only of safe characters: the dataset's name, the
 // build and the format; nothing a visitor typed.

@@ -21,6 +21,8 @@ import (
 
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/internal/loopback"
 )
 
 //go:embed templates/*.html
@@ -122,7 +124,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
 		return
 	}
-	if s.cfg.Loopback && !hostIsLoopback(r.Host) {
+	if s.cfg.Loopback && !loopback.Is(r.Host) {
 		http.Error(w, "Forbidden: this console answers only requests to a loopback host", http.StatusForbidden)
 		return
 	}
@@ -227,5 +229,5 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 type statusCache struct {
 	mu  sync.Mutex
 	key string
-	val any
+	val *ingest.Status
 }

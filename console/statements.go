@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -53,7 +54,7 @@ func ExportSelect(dataset string) (string, error) {
 		if i > 0 {
 			cols += ", "
 		}
-		cols += `"` + c.Name + `"`
+		cols += database.QuoteIdent(c.Name)
 	}
 	return "SELECT " + cols + " FROM " + t.from.String() + " AS t ORDER BY _row", nil
 }

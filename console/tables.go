@@ -68,8 +68,7 @@ var tables = func() []*table {
 				col.Desc = c.View.Description
 				col.Text = col.Text || (c.Type == "VARCHAR" && !col.Facet)
 			}
-			out0 := col
-			t.Cols = append(t.Cols, out0)
+			t.Cols = append(t.Cols, col)
 		}
 		out = append(out, t)
 	}

@@ -5,7 +5,6 @@ import (
 	"github.com/azabudai/ctool/internal/loopback"
 	"log/slog"
 	"net"
-	"net/textproto"
 	"os"
 	"os/signal"
 	"syscall"
@@ -87,18 +86,20 @@ func (e *env) consoleOptions(c *cli.Context) (*consoleOptions, error) {
 		if c.IsSet(dir.flag) && dir.path == "" {
 			return nil, usageError("--%s is empty", dir.flag)
 		}
-		if dir.path != "" {
-			if _, err := os.Stat(dir.path); err != nil {
-				return nil, ctool.Errorf(ctool.KindIO, "--%s %s: %v", dir.flag, dir.path, err)
-			}
+		if dir.path == "" {
+			continue
 		}
-	}
-	if info, err := os.Stat(opts.input); opts.input != "" && err == nil && !info.IsDir() {
-		return nil, usageError("--input %s is not a directory", opts.input)
+		info, err := os.Stat(dir.path)
+		if err != nil {
+			return nil, ctool.Errorf(ctool.KindIO, "--%s %s: %v", dir.flag, dir.path, err)
+		}
+		if dir.flag == "input" && !info.IsDir() {
+			return nil, usageError("--input %s is not a directory", opts.input)
+		}
 	}
 	if c.IsSet("identity-header") {
 		h := c.String("identity-header")
-		if h == "" || textproto.CanonicalMIMEHeaderKey(h) == "" || !validHeaderName(h) {
+		if h == "" || !validHeaderName(h) {
 			return nil, usageError("--identity-header %q is not a header name", h)
 		}
 		opts.identity = h

@@ -107,10 +107,7 @@ func builtAt(stored string, now time.Time) string {
 // ago says a duration in the largest whole unit a person would use.
 func ago(d time.Duration) string {
 	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit + " ago"
-		}
-		return fmt.Sprintf("%d %ss ago", n, unit)
+		return fmt.Sprintf("%d %s ago", n, textout.Plural(n, unit, unit+"s"))
 	}
 	switch {
 	case d < 0:
