@@ -32,7 +32,7 @@ var Events = &Dataset{
 		Extends:     "events",
 		Columns: []ViewColumn{
 			{Name: "registration_required", Type: "BOOLEAN", Description: "事前登録が必要なら true。空のセルは不明なので NULL（不要とは限りません）"},
-			{Name: "target_audience", Type: "VARCHAR[]", Label: true, Words: []string{"家族", "子供", "大人", "シニア"}, Description: "対象者のリスト（list_contains(target_audience, '家族') で検索）"},
+			{Name: "target_audience", Type: "VARCHAR[]", Label: true, Description: "対象者のリスト（list_contains(target_audience, '家族') で検索）"},
 			{Name: "start_date", Type: "DATE", Description: "開催開始日"},
 			{Name: "end_date", Type: "DATE", Description: "開催終了日（1日だけのイベントは start_date と同じ）"},
 			{Name: "venue", Type: "VARCHAR", Description: "会場名（location.venue）"},
@@ -75,7 +75,7 @@ var Stores = &Dataset{
 		{Name: "store_id", Kind: Text, Required: true, Description: "店舗ID", Example: "STR-0001"},
 		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "麻布台ヒルズマーケット"},
 		{Name: "description", Kind: Text, Description: "店舗の説明", Example: "日本の豊かな食文化を伝える専門店が集結した食のマーケット..."},
-		{Name: "category", Kind: Text, Required: true, Label: true, Words: []string{"retail", "restaurant", "cafe", "bar", "service"}, Description: "カテゴリ（\"retail\", \"restaurant\", \"cafe\" など）", Example: "retail"},
+		{Name: "category", Kind: Text, Required: true, Label: true, Description: "カテゴリ（\"retail\", \"restaurant\", \"cafe\" など）", Example: "retail"},
 		{Name: "opening_hours", Kind: JSON, SchemaFile: "opening_hours.json", Description: "営業時間（JSON形式: {\"monday\": [{\"open\": \"10:00\", \"close\": \"20:00\"}], ...}。空配列は定休日、close が open 以前なら翌日にまたがる）", Example: `{"monday": [{"open": "10:00", "close": "20:00"}], "tuesday": []}`},
 		{Name: "irregular_closures", Kind: JSON, SchemaFile: "irregular_closures.json", Description: "臨時休業情報（JSON配列形式: [{\"type\": \"holiday\", \"date\": \"YYYY-MM-DD\", \"reason\": \"理由\"}]）", Example: `[{"type": "holiday", "date": "2025-10-04", "reason": "設備点検のため"}]`},
 		{Name: "phone", Kind: Text, Description: "電話番号", Example: "03-5544-9636"},
@@ -110,7 +110,7 @@ var Stores = &Dataset{
 			Columns: []ViewColumn{
 				{Name: "Biz_Entertainment_Available", Type: "BOOLEAN", Description: "ビジネス・接待利用可なら true。空のセルは不明なので NULL"},
 				{Name: "pets_allowed", Type: "BOOLEAN", Description: "ペット同伴可なら true。空のセルは不明なので NULL"},
-				{Name: "target_audience", Type: "VARCHAR[]", Label: true, Words: []string{"ファミリー", "ビジネス", "カップル", "子供"}, Description: "対象客層のリスト（list_contains(target_audience, 'ファミリー') で検索）"},
+				{Name: "target_audience", Type: "VARCHAR[]", Label: true, Description: "対象客層のリスト（list_contains(target_audience, 'ファミリー') で検索）"},
 				{Name: "parking_available", Type: "BOOLEAN", Description: "駐車場あり（parking.available、不明なら NULL）"},
 				{Name: "parking_capacity", Type: "INTEGER", Description: "駐車台数（parking.capacity）"},
 				{Name: "private_room_available", Type: "BOOLEAN", Description: "個室あり（private_room.available、不明なら NULL）"},
@@ -134,7 +134,7 @@ var Stores = &Dataset{
 			Columns: []ViewColumn{
 				{Name: "store_id", Type: "VARCHAR", Description: "店舗ID"},
 				{Name: "store_name", Type: "VARCHAR", Description: "店舗名"},
-				{Name: "day", Type: "VARCHAR", Label: true, Words: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}, Description: "曜日（'monday' … 'sunday'、大文字小文字を区別しないので dayname() と比べられます）"},
+				{Name: "day", Type: "VARCHAR", Label: true, Description: "曜日（'monday' … 'sunday'、大文字小文字を区別しないので dayname() と比べられます）"},
 				{Name: "opens", Type: "TIME", Description: "開店時刻"},
 				{Name: "closes", Type: "TIME", Description: "閉店時刻"},
 				{Name: "overnight", Type: "BOOLEAN", Description: "深夜0時をまたいで翌日の closes に閉店するなら true"},
@@ -147,7 +147,7 @@ var Stores = &Dataset{
 				{Name: "store_id", Type: "VARCHAR", Description: "店舗ID"},
 				{Name: "store_name", Type: "VARCHAR", Description: "店舗名"},
 				{Name: "date", Type: "DATE", Description: "休業日"},
-				{Name: "type", Type: "VARCHAR", Label: true, Words: []string{"holiday", "maintenance", "private_event"}, Description: "種別（\"holiday\" など）"},
+				{Name: "type", Type: "VARCHAR", Label: true, Description: "種別（\"holiday\" など）"},
 				{Name: "reason", Type: "VARCHAR", Description: "理由"},
 			},
 		},
@@ -190,7 +190,7 @@ var Products = &Dataset{
 		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "麻布台ヒルズマーケット"},
 		{Name: "product_name", Kind: Text, Required: true, Description: "商品名", Example: "手巻き寿司セット 天然本鮪入り"},
 		{Name: "product_description", Kind: Text, Description: "商品説明（価格情報を含む）", Example: "豊洲市場を代表する...15,120円(税込)〜"},
-		{Name: "tag", Kind: Text, Label: true, Words: []string{"フード", "ギフト", "ドリンク", "スイーツ", "雑貨"}, Description: "カテゴリタグ（フード、ギフト等）", Example: "ギフト"},
+		{Name: "tag", Kind: Text, Label: true, Description: "カテゴリタグ（フード、ギフト等）", Example: "ギフト"},
 	},
 	References: []Reference{{Column: "store_id", Dataset: "stores", Key: "store_id"}},
 	Views: []View{{

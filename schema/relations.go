@@ -49,14 +49,6 @@ func (c RelationColumn) Label() bool {
 // List reports a VARCHAR[] column.
 func (c RelationColumn) List() bool { return strings.HasSuffix(c.Type, "[]") }
 
-// Words are the values schema/ knows a label column to hold before any data is read.
-func (c RelationColumn) Words() []string {
-	if c.View != nil {
-		return c.View.Words
-	}
-	return c.Base.labelWords()
-}
-
 var (
 	relationsOnce sync.Once
 	relations     []Relation

@@ -41,7 +41,6 @@ type Column struct {
 	// Label columns hold a small vocabulary of codes or words (category, tag): the database compares
 	// them without case (COLLATE NOCASE), and the agent help and empty-result hints list their values.
 	Label bool
-	Words []string // Label: the values known before any data is read, shown when no database is built
 }
 
 // SQLType is the column's type in the table that holds it. Datasets kept as CSV text use VARCHAR
@@ -61,8 +60,7 @@ type Reference struct {
 // ViewColumn is a column of a typed view.
 type ViewColumn struct {
 	Name, Type, Description string
-	Label                   bool     // as Column.Label
-	Words                   []string // as Column.Words
+	Label                   bool // as Column.Label
 }
 
 // View is a typed view over a dataset. When Extends is set the view carries every column of that table

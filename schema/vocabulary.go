@@ -38,7 +38,7 @@ type LabelDoc struct {
 func labelDocs(d *Dataset, v Vocabulary) []LabelDoc {
 	out := []LabelDoc{}
 	index := map[string]int{}
-	add := func(relation, column string, _ []string) {
+	add := func(relation, column string) {
 		i, ok := index[column]
 		if !ok {
 			values := []string{}
@@ -60,7 +60,7 @@ func labelDocs(d *Dataset, v Vocabulary) []LabelDoc {
 		}
 		for _, c := range r.Columns {
 			if c.Label() {
-				add(r.Name, c.Name, c.Words())
+				add(r.Name, c.Name)
 			}
 		}
 	}
@@ -74,12 +74,4 @@ func clipExample(s string) string {
 		return string(r[:maxExampleRunes]) + "..."
 	}
 	return s
-}
-
-// labelWords are the values schema/ knows a label column to hold: an enum's values, or its Words.
-func (c Column) labelWords() []string {
-	if len(c.Words) > 0 {
-		return c.Words
-	}
-	return c.Values
 }
