@@ -4,14 +4,14 @@ package schema
 // text says the store offers something (vegan dishes, step-free access, a nursing room). The rule is
 // ReadOffer with the phrase table of offers_phrases.go; ingest computes it for every store
 // (migrations/derive.go), and its precision and recall on a corpus of cells are in docs/data.md
-// (schema/testdata/offers.tsv).
+// (schema/testdata/offers.tsv). ReadCaveat (caveats.go) gives what limits an offer a cell states.
 
 // Offer is what a cell says of one offer.
 type Offer int8
 
 const (
 	OfferUnknown Offer = iota // the cell is empty or says neither: NULL
-	OfferYes                  // offered, perhaps with a condition (a reservation, some items, shared equipment)
+	OfferYes                  // offered, perhaps with a condition, which ReadCaveat gives ("要予約", "shared fryer")
 	OfferNo                   // not offered, or difficult
 )
 
@@ -30,7 +30,8 @@ const (
 	glutenFree
 	wheelchair
 	nursing
-	allergy // named only so that a cell about allergies is not read as about a diet
+	allergy   // named only so that a cell about allergies is not read as about a diet
+	plantMilk // with vegan: a plant milk, which alone is a swap, not a vegan dish (ReadCaveat)
 )
 
 // Topics lists the offers, in the order of their stores_typed columns.
@@ -63,7 +64,11 @@ const maxOfferBytes = 4096
 //     ingredient the food contains ("階段のみ", "小麦を含みます") false, and a mention of the topic true.
 //   - An invitation to ask ("お問い合わせください") says neither: NULL.
 func ReadOffer(t Topic, cell string) Offer {
-	toks := tokenize(foldOffer(clipText(cell, maxOfferBytes)))
+	return readOffer(t, tokenize(foldOffer(clipText(cell, maxOfferBytes))))
+}
+
+// readOffer is ReadOffer of a cell's tokens.
+func readOffer(t Topic, toks []token) Offer {
 	var (
 		strong       Offer // the first deciding clause's verdict
 		strongCaveat Offer // the same, among caveats
@@ -129,6 +134,7 @@ type verdict struct {
 	strong         Offer
 	hedge, weakNeg bool
 	mention        bool
+	bare           bool // strong is only a negation of nothing named: "no MSG", "not on weekends"
 }
 
 // near is how many bytes may lie between an ingredient or a step and the negation that reads it:
@@ -250,7 +256,7 @@ func readClause(t Topic, toks []token, follows bool) (v verdict, about bool) {
 		}
 	}
 	if negScope && !decided {
-		v.strong = OfferNo // "vegan: no", "not at this time"
+		v.strong, v.bare = OfferNo, true // "vegan: no", "not at this time"
 	}
 	if barriers > 0 {
 		v.weakNeg = true

@@ -5,7 +5,8 @@ import (
 	"sync"
 )
 
-// The phrase table ReadOffer reads with, and the tokenizer that finds its phrases in folded text.
+// The phrase table ReadOffer and ReadCaveat read with, and the tokenizer that finds its phrases in
+// folded text.
 
 // cue is what a phrase says.
 type cue int8
@@ -24,6 +25,8 @@ const (
 	cueNegWord                   // a refusal by itself: "unavailable", "difficult"
 	cueBarrierNeg                // a barrier by itself: "階段のみ", "stairs only", "narrow"
 	cueHedge                     // a condition of an offer: "要予約", "on request", "shared fryer", "一部"
+	cueLimit                     // a limit of an offer, not one by itself: "変更", "traces" (ReadCaveat only)
+	cueOnly                      // "のみ", "only": a limit, or after a food that it is all there is (ReadCaveat only)
 	cueAsk                       // "お問い合わせください", "please ask": says nothing by itself
 	cueNeutral                   // says nothing, and keeps its parts from being read: "少ない", "不要"
 	cueBreak                     // ends a clause: "。", ";", ":", a closing bracket
@@ -43,8 +46,9 @@ type phrases struct {
 // match whole words (an "s" may follow).
 var offerPhrases = []phrases{
 	{cueTopic, vegan, []string{"ヴィーガン", "ビーガン", "vegan", "プラントベース", "plant-based", "plant based", "菜食",
-		"ベジタリアン", "vegetarian", "精進", "豆乳", "ソイミルク", "soy milk", "oat milk", "オーツミルク", "アーモンドミルク",
-		"almond milk", "植物性", "plant-based milk", "plant milk", "植物性ミルク"}},
+		"ベジタリアン", "vegetarian", "精進", "植物性"}},
+	{cueTopic, vegan | plantMilk, []string{"豆乳", "ソイミルク", "soy milk", "oat milk", "オーツミルク", "アーモンドミルク",
+		"almond milk", "plant-based milk", "plant milk", "植物性ミルク"}},
 	{cueTopic, halal, []string{"ハラール", "ハラル", "halal", "ムスリム", "muslim", "イスラム", "islamic"}},
 	{cueTopic, glutenFree, []string{"グルテンフリー", "gluten-free", "gluten free", "gf", "米粉", "rice flour", "十割",
 		"セリアック", "celiac", "coeliac"}},
@@ -96,6 +100,22 @@ var offerPhrases = []phrases{
 		"場合がございます", "お声がけ", "お声掛け", "お手伝い", "介助", "サポート", "共用", "同じ厨房", "同じフライヤー",
 		"コンタミ", "on request", "upon request", "by request", "request", "in advance", "advance notice", "notice",
 		"reservation", "reserve", "some", "limited", "partially", "partial", "shared", "assist", "assistance"}},
+	// Limits are matched apart from the rest (limitTrie), so ReadOffer reads as it did without them;
+	// where one overlaps another phrase, the other wins ("調味料のみりん" is mirin, not "のみ").
+	{cueLimit, 0, []string{"変更", "差し替え", "切り替え", "代わりに", "substitute", "substituted", "substitution",
+		"swap", "swapped", "instead", "change to", "changed to", "switch to", "replace", "replaced",
+		"事前", "前日", "条件", "お申し付け", "申し付け", "お申し出", "申し出", "ご要望", "リクエスト", "名様以上", "名以上",
+		"名様から", "or more", "minimum", "book", "booked", "booking", "pre-order", "preorder", "advance", "ahead",
+		"day before", "days before", "hours before", "空いていれば", "空き状況", "subject to availability",
+		"depending on availability", "なくなり次第", "売り切れ次第", "数に限り", "sold out", "while supplies last", "除く",
+		"除き", "を除いて", "excluding", "uncertified", "手伝", "付き添い", "同伴", "help", "companion", "accompanied",
+		"carry"}},
+	// What a food shares with others (a kitchen, a fryer, traces): limits in a food column only.
+	{cueLimit, vegan | halal | glutenFree, []string{"同じ", "同一", "共通", "same", "扱います",
+		"扱っています", "扱っております", "扱う", "扱って", "混入", "微量", "trace", "traces", "cross-contamination",
+		"cross contamination", "contamination", "cross-contact", "handles", "handled", "handling", "processed"}},
+	{cueLimit, wheelchair, []string{"upstairs", "downstairs", "small", "小さい", "小さめ", "小型", "tight"}},
+	{cueOnly, 0, []string{"のみ", "only"}}, // not "だけ": "いただけます"
 	{cueAsk, 0, []string{"お問い合わせ", "問い合わせ", "問合せ", "お尋ね", "ご確認", "確認", "スタッフまで", "contact",
 		"ask", "inquire", "enquire", "call", "check"}},
 	{cueNeutral, 0, []string{"少ない", "少なく", "少なめ", "必要ない", "必要ありません", "不要", "no extra charge",
@@ -125,8 +145,10 @@ type token struct {
 
 // tokenize finds the phrases of s, the longest at each place, left to right. Each place tries the
 // trie's paths from it, at most the longest phrase's length, so the work is linear in s.
-func tokenize(s string) []token {
-	root := offerTrie()
+func tokenize(s string) []token { return match(offerTrie(), s) }
+
+// match is tokenize with the phrases of root.
+func match(root *trieNode, s string) []token {
 	var toks []token
 	for i := 0; i < len(s); {
 		n, best, bestEnd := root, (*trieNode)(nil), 0
@@ -186,18 +208,28 @@ type trieNode struct {
 }
 
 var (
-	trieOnce sync.Once
-	trieRoot *trieNode
+	trieOnce  sync.Once
+	trieRoot  *trieNode
+	limitRoot *trieNode
 )
 
-// offerTrie is offerPhrases folded into a byte trie, built once.
+// offerTrie is offerPhrases folded into a byte trie, built once, the limits apart (limitTrie).
 func offerTrie() *trieNode {
 	trieOnce.Do(func() {
 		trieRoot = &trieNode{next: map[byte]*trieNode{}}
+		limitRoot = &trieNode{next: map[byte]*trieNode{}}
+		seen := map[string]phrases{}
 		for _, g := range offerPhrases {
 			for _, w := range g.words {
 				w = foldOffer(w)
+				if o, ok := seen[w]; ok && (o.cue != g.cue || o.topics != g.topics) {
+					panic("schema: offer phrase " + w + " listed twice")
+				}
+				seen[w] = g
 				n := trieRoot
+				if g.cue == cueLimit || g.cue == cueOnly {
+					n = limitRoot
+				}
 				for i := 0; i < len(w); i++ {
 					c := n.next[w[i]]
 					if c == nil {
@@ -206,13 +238,16 @@ func offerTrie() *trieNode {
 					}
 					n = c
 				}
-				if n.leaf && (n.cue != g.cue || n.topics != g.topics) {
-					panic("schema: offer phrase " + w + " listed twice")
-				}
 				n.leaf, n.cue, n.topics = true, g.cue, g.topics
 				n.ascii = w[0] >= 'a' && w[0] <= 'z'
 			}
 		}
 	})
 	return trieRoot
+}
+
+// limitTrie is the limits of offerPhrases in a byte trie.
+func limitTrie() *trieNode {
+	offerTrie()
+	return limitRoot
 }
