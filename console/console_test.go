@@ -252,7 +252,7 @@ func TestSearchFolds(t *testing.T) {
 		}
 	}
 	for _, row := range want[1:] {
-		if !strings.Contains(Fold(strings.Join(row, " ")), "チョコ") {
+		if !strings.Contains(schema.Fold(strings.Join(row, " ")), "チョコ") {
 			t.Errorf("a row found holds no チョコ: %q", row)
 		}
 	}

@@ -3,31 +3,15 @@ package console
 import (
 	"regexp"
 	"testing"
-)
 
-func TestFold(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"ちょこ", "チョコ"},
-		{"ﾁｮｺ", "チョコ"},
-		{"チョコ", "チョコ"},
-		{"ｶﾞﾑ", "ガム"},
-		{"ﾊﾟﾝ", "パン"},
-		{"ＣＡＦＥ　Ｌａｔｔｅ", "cafe latte"},
-		{"Café", "café"},
-		{"か\u3099", "ガ"},
-		{"１，０００円", "1,000円"},
-	} {
-		if got := Fold(c.in); got != c.want {
-			t.Errorf("Fold(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
+	"github.com/azabudai/ctool/schema"
+)
 
 // The pattern of a folded word matches a text exactly when the text's fold contains the word: the
 // inverse is held to Fold over every character Fold changes, and over kana with each sound mark.
 func TestPatternMatchesFold(t *testing.T) {
 	var texts []string
-	for _, rg := range foldRanges {
+	for _, rg := range schema.FoldRanges {
 		for r := rg[0]; r <= rg[1]; r++ {
 			texts = append(texts, string(r), string(r)+"ﾞ", string(r)+"\u3099", string(r)+"ﾟ", "x"+string(r)+"y")
 		}
@@ -46,7 +30,7 @@ func TestPatternMatchesFold(t *testing.T) {
 }
 
 func containsFold(text, term string) bool {
-	return regexp.MustCompile(regexp.QuoteMeta(term)).MatchString(Fold(text))
+	return regexp.MustCompile(regexp.QuoteMeta(term)).MatchString(schema.Fold(text))
 }
 
 func TestTerms(t *testing.T) {

@@ -68,7 +68,7 @@ func TestForDataset(t *testing.T) {
 	for _, r := range guardtest.StandInRelations {
 		relations[r] = true
 	}
-	macros := map[string]bool{"is_open": true, "tokyo_now": true}
+	macros := map[string]bool{"fold": true, "is_open": true, "tokyo_now": true}
 	for _, tc := range []struct {
 		dataset *schema.Dataset
 		want    Policy
@@ -369,7 +369,7 @@ func relationsHint() string {
 func TestMessages(t *testing.T) {
 	conn := standIn(t)
 	p := ForDataset(schema.Events)
-	funcHint := "Use ordinary string, number, date/time, list, struct, map, JSON, regexp, aggregate and window functions, and is_open(), tokyo_now()."
+	funcHint := "Use ordinary string, number, date/time, list, struct, map, JSON, regexp, aggregate and window functions, and fold(), is_open(), tokyo_now()."
 	for _, tc := range []struct{ sql, want string }{
 		{"DELETE FROM events", "refused: DELETE. " + onlySelect},
 		{"SELECT 1; SELECT 2", "refused: 2 statements. " + onlySelect + " Send a single SELECT with nothing after its ';'; nothing was run."},

@@ -47,7 +47,7 @@ var lookAlikeGroups = [][]rune{
 }
 
 func sameLooking(a, b rune) bool {
-	if a == b || schema.Fold(string(a)) == schema.Fold(string(b)) && schema.Fold(string(a)) != "" {
+	if a == b || schema.FoldNFKC(string(a)) == schema.FoldNFKC(string(b)) && schema.FoldNFKC(string(a)) != "" {
 		return true
 	}
 	if unicode.IsSpace(a) && unicode.IsSpace(b) {
@@ -143,7 +143,7 @@ func nearByCharacters(folded string, values []string, n int) []string {
 	for _, v := range values {
 		seen := map[rune]bool{}
 		score := 0
-		for _, r := range schema.Fold(v) {
+		for _, r := range schema.FoldNFKC(v) {
 			if want[r] && !seen[r] {
 				seen[r] = true
 				score++

@@ -108,7 +108,7 @@ func searchWords(c condition) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(w string) {
-		w = schema.Fold(w)
+		w = schema.FoldNFKC(w)
 		if w != "" && !seen[w] && len(out) < 12 {
 			seen[w] = true
 			out = append(out, w)

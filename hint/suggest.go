@@ -26,7 +26,7 @@ const smallVocabulary = 12
 // distance. A value equal to the literal as written is never suggested: the condition did not fail
 // for want of it.
 func suggest(literal string, values []string) []string {
-	fl := schema.Fold(literal)
+	fl := schema.FoldNFKC(literal)
 	if fl == "" {
 		return nil
 	}
@@ -43,7 +43,7 @@ func suggest(literal string, values []string) []string {
 		if v == literal {
 			continue
 		}
-		fv := schema.Fold(v)
+		fv := schema.FoldNFKC(v)
 		if fv == "" {
 			continue
 		}

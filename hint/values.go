@@ -102,7 +102,7 @@ func vocabulary(ctx context.Context, conn *guard.Conn, cache *Cache, c condition
 	if len(values) <= few {
 		return values, true
 	}
-	lit := clipText(schema.Fold(c.searched(c.literals[0])), maxEditRunes)
+	lit := clipText(schema.FoldNFKC(c.searched(c.literals[0])), maxEditRunes)
 	// Many values: read a bounded number, those containing the word first, and keep the candidates
 	// sharing its characters once folded (DuckDB's levenshtein counts bytes, so it would rank a
 	// Japanese near miss below unrelated ASCII).

@@ -2,7 +2,8 @@
 // reads (main/*.sql) and the profiles file only `ctool profile` opens (profiles/*.sql). Every build is
 // a fresh file, so the files of a set are one definition of the current schema, each relation defined
 // once: named NNN_description.sql, applied in order to an empty database, each recorded in
-// ctool_meta.migrations. What a build holds is named by its schema version (Version), not by the files.
+// ctool_meta.migrations. A step whose SQL Go writes (generated) takes its place in that order and is
+// recorded alike. What a build holds is named by its schema version (Version), not by the files.
 package migrations
 
 import (
@@ -16,6 +17,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/azabudai/ctool/schema"
 )
 
 //go:embed main/*.sql profiles/*.sql
@@ -40,17 +43,23 @@ const (
 // before (7: the typed relations that parse JSON and dates stored at ingest); 8 stores the prices of
 // products_typed at ingest, keeps an empty flag NULL, unknown, where 7 made it false, and reads the
 // stores' offers from their text (stores_typed.vegan_available and the rest) and the store an event's
-// venue names (events_typed.store_id, store_name).
-var versions = map[Set]int{Main: 8, Profiles: 1}
+// venue names (events_typed.store_id, store_name); 9 adds the macro fold(text).
+var versions = map[Set]int{Main: 9, Profiles: 1}
 
-// Migration is one numbered SQL file.
+// generated are the steps whose SQL Go writes, so that a rule Go also applies has one definition:
+// fold() is schema.Fold in SQL. Each is named like a file, without ".sql", since none exists.
+var generated = map[Set][]func() Migration{
+	Main: {func() Migration { return Migration{Step: 5, Name: "005_fold_macro", SQL: schema.FoldMacroSQL()} }},
+}
+
+// Migration is one numbered step: an SQL file, or SQL that Go writes (generated).
 type Migration struct {
 	Step int // its place in the order, from its name
 	Name string
 	SQL  string
 }
 
-// List returns the migrations of a set in the order they apply.
+// List returns the migrations of a set in the order they apply: its files and its generated steps.
 func List(set Set) ([]Migration, error) {
 	entries, err := fs.ReadDir(files, string(set))
 	if err != nil {
@@ -69,6 +78,9 @@ func List(set Set) ([]Migration, error) {
 			return nil, err
 		}
 		out = append(out, Migration{Step: step, Name: name, SQL: string(body)})
+	}
+	for _, g := range generated[set] {
+		out = append(out, g())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Step < out[j].Step })
 	for i := 1; i < len(out); i++ {

@@ -322,9 +322,9 @@ func hoursTrie() *hoursNode {
 	return hoursTrieRoot
 }
 
-// foldHours is Fold with a line break a clause's end and every run of white space one space.
+// foldHours is FoldNFKC with a line break a clause's end and every run of white space one space.
 func foldHours(s string) string {
-	return strings.Join(strings.Fields(hoursMarks.Replace(Fold(s))), " ")
+	return strings.Join(strings.Fields(hoursMarks.Replace(FoldNFKC(s))), " ")
 }
 
 // hoursMarks: a line break ends a clause, as "/" does.

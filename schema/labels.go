@@ -67,14 +67,16 @@ var LabelWords = [][]string{
 	{"private_event", "貸切", "貸し切り", "private"},
 }
 
-// Fold is the form two words are compared in: Unicode NFKC (full-width letters and digits become
-// half-width, half-width kana full-width), lower case, and without surrounding space.
-func Fold(s string) string {
+// FoldNFKC is the form two words are compared in: Unicode NFKC (full-width letters and digits become
+// half-width, half-width kana full-width), lower case, and without surrounding space. It keeps
+// hiragana and katakana apart, unlike Fold: the phrase tables match inside words, where "ない" must
+// not find "ナイト".
+func FoldNFKC(s string) string {
 	return strings.ToLower(strings.TrimSpace(norm.NFKC.String(s)))
 }
 
-// foldSpaced is Fold with every run of white space one space, the form free text is matched in.
-func foldSpaced(s string) string { return strings.Join(strings.Fields(Fold(s)), " ") }
+// foldSpaced is FoldNFKC with every run of white space one space, the form free text is matched in.
+func foldSpaced(s string) string { return strings.Join(strings.Fields(FoldNFKC(s)), " ") }
 
 // clipText cuts s to at most n bytes, at the start of a character, so that matching stays linear
 // in a bound whatever a cell holds.
@@ -90,9 +92,9 @@ func clipText(s string, n int) string {
 
 // SameLabel reports whether two words name the same label: equal once folded, or in one group of
 // LabelWords (an English plural counts as its singular).
-func SameLabel(a, b string) bool { return SameFoldedLabel(Fold(a), Fold(b)) }
+func SameLabel(a, b string) bool { return SameFoldedLabel(FoldNFKC(a), FoldNFKC(b)) }
 
-// SameFoldedLabel is SameLabel for words already folded.
+// SameFoldedLabel is SameLabel for words already folded by FoldNFKC.
 func SameFoldedLabel(fa, fb string) bool {
 	if fa == fb {
 		return true
@@ -123,7 +125,7 @@ func labelGroups() map[string]int {
 		groupOf = map[string]int{}
 		for i, group := range LabelWords {
 			for _, w := range group {
-				groupOf[Fold(w)] = i
+				groupOf[FoldNFKC(w)] = i
 			}
 		}
 	})

@@ -19,11 +19,11 @@ func TestSameLabel(t *testing.T) {
 	}
 }
 
-func TestFold(t *testing.T) {
+func TestFoldNFKC(t *testing.T) {
 	tests := map[string]string{"  Ｃａｆｅ ": "cafe", "ﾄﾞｯｸﾞ": "ドッグ", "＆": "&", "ＡＢＣ１２３": "abc123"}
 	for in, want := range tests {
-		if got := Fold(in); got != want {
-			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		if got := FoldNFKC(in); got != want {
+			t.Errorf("FoldNFKC(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -33,10 +33,10 @@ func TestLabelWordsAreDistinct(t *testing.T) {
 	seen := map[string]int{}
 	for i, group := range LabelWords {
 		for _, w := range group {
-			if j, ok := seen[Fold(w)]; ok && j != i {
+			if j, ok := seen[FoldNFKC(w)]; ok && j != i {
 				t.Errorf("%q is in two groups of LabelWords", w)
 			}
-			seen[Fold(w)] = i
+			seen[FoldNFKC(w)] = i
 		}
 	}
 }

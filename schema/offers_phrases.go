@@ -128,10 +128,10 @@ var offerPhrases = []phrases{
 	{cueBreak, 0, []string{")", "]", "」", "】"}},
 }
 
-// foldOffer is schema.Fold for matching: NFKC, lower case, typographic apostrophes as ASCII, a line
+// foldOffer is FoldNFKC for matching: NFKC, lower case, typographic apostrophes as ASCII, a line
 // break a full stop, and every run of white space one space.
 func foldOffer(s string) string {
-	return strings.Join(strings.Fields(offerMarks.Replace(Fold(s))), " ")
+	return strings.Join(strings.Fields(offerMarks.Replace(FoldNFKC(s))), " ")
 }
 
 // offerMarks are the typographic marks foldOffer reads as others (built on first use).

@@ -98,7 +98,7 @@ func NewVenues(stores []Store) *Venues {
 	return v
 }
 
-// foldVenue is the form names are compared in: schema.Fold (NFKC, which folds full and half width too,
+// foldVenue is the form names are compared in: FoldNFKC (NFKC, which folds full and half width too,
 // lower case, trimmed) and every run of white space one space.
 func foldVenue(s string) string { return foldSpaced(clipText(s, maxVenueBytes)) }
 
