@@ -1163,3 +1163,5 @@ func overlap(sp Span, ss []Span) bool {
 	}
 	return false
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }

@@ -51,6 +51,7 @@ type hoursScore struct {
 func (s hoursScore) precision() float64 { return ratio(s.right, s.read) }
 func (s hoursScore) recall() float64    { return ratio(s.right, s.readable) }
 
+// ratio is a/b, or 0 when b is 0: the corpora's precision and recall.
 func ratio(a, b int) float64 {
 	if b == 0 {
 		return 0

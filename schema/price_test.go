@@ -71,8 +71,8 @@ func priceText(p Price) string {
 	return s
 }
 
-// ratio is a/b, 1 when b is 0.
-func ratio(a, b int) float64 {
+// priceRatio is a/b, 1 when b is 0.
+func priceRatio(a, b int) float64 {
 	if b == 0 {
 		return 1
 	}
@@ -114,8 +114,8 @@ func TestPriceCorpus(t *testing.T) {
 			t.Logf("%s: %q: %s, want %s", c.where, c.cell, priceText(got), priceText(c.want))
 		}
 	}
-	precision, recall := ratio(right, given), ratio(right, priced)
-	uPrecision, uRecall := ratio(unreadRight, unreadGot), ratio(unreadRight, unreadWant)
+	precision, recall := priceRatio(right, given), priceRatio(right, priced)
+	uPrecision, uRecall := priceRatio(unreadRight, unreadGot), priceRatio(unreadRight, unreadWant)
 	t.Logf("ReadPrice on %d cells: precision %.3f (%d/%d), recall %.3f (%d/%d); Unread precision %.3f (%d/%d), recall %.3f (%d/%d)",
 		len(cases), precision, right, given, recall, right, priced, uPrecision, unreadRight, unreadGot, uRecall, unreadRight, unreadWant)
 	if precision < 0.98 || recall < 0.97 || uPrecision < 0.95 || uRecall < 0.95 {
