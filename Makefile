@@ -63,6 +63,11 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPriceYen -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
 	$(GO) test -run='^$$' -fuzz=FuzzReadOffer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
 	$(GO) test -run='^$$' -fuzz=FuzzVenueMatch -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzReadHours -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzReadPrice -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzReadCaveat -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzEventWeekdays -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzAddressesAI -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
 	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./worker/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/

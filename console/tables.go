@@ -34,13 +34,10 @@ type column struct {
 }
 
 // productsTyped is products_typed with each row's number. products_typed is a view, which has no
-// rowid, and it joins the stored prices by position, which keeps DuckDB from narrowing a scan by row
-// number (every export chunk and page would read the whole table: bench/results/console.md). So the
-// console reads the price from the description as ingest does (schema.PriceYen), held to the view by
-// TestProductsRelation.
-const productsTyped = `(SELECT rowid AS _row, *, TRY_CAST(NULLIF(regexp_replace(
-        regexp_extract(product_description, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0),
-        '[^0-9]', '', 'g'), '') AS INTEGER) AS price_yen FROM products)`
+// rowid: the console joins the stored prices (schema.ReadPrice, written at ingest) by position as the
+// view does, so it shows exactly the prices the agent reads (TestProductsRelation).
+const productsTyped = `(SELECT p.rowid AS _row, p.*, pr.price_yen, pr.price_max_yen
+        FROM products p POSITIONAL JOIN ctool_derive.product_prices pr)`
 
 // tables are the public datasets in the console's order, each with its typed relation.
 var tables = func() []*table {

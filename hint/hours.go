@@ -23,8 +23,11 @@ const UnknownHours Kind = "unknown-hours"
 // maxNamed is how many stores of unknown hours a note names.
 const maxNamed = 5
 
-// firstUnknown names the first maxNamed stores of unknown hours.
-var firstUnknown = guard.Format("SELECT store_name FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT %s", guard.Int(maxNamed))
+// firstUnknown names the first maxNamed stores of unknown hours, each with its opening_hours cell as
+// written (at most 40 characters): where the rule could not read it, the agent can.
+var firstUnknown = guard.Format("SELECT CASE WHEN opening_hours IS NULL THEN store_name "+
+	"ELSE store_name || ' (opening_hours: ' || left(opening_hours, 40) || CASE WHEN length(opening_hours) > 40 THEN '…' ELSE '' END || ')' END "+
+	"FROM stores_typed WHERE NOT hours_known ORDER BY store_id LIMIT %s", guard.Int(maxNamed))
 
 // The relation the note is about, and the one that lists every store with hours_known.
 const (
@@ -120,11 +123,14 @@ func (s storeList) text(passing bool) string {
 		s.n, textout.Plural(s.n, "store has", "stores have"), names, them)
 }
 
-// noteTemplate lists the stores of unknown hours for which a row of the query's FROM passes its
+// noteTemplate lists the stores of unknown hours (named as firstUnknown names them) for which a row of the query's FROM passes its
 // other conditions (the first maxNamed, and how many): With puts the query's FROM, its WITH clause and
 // those conditions in the EXISTS, with one ctool_s.store_id = ctool_u.store_id for each stores
 // relation the FROM reads.
-const noteTemplate = "SELECT store_name, count(*) OVER () AS n FROM stores_typed AS ctool_u " +
+const noteTemplate = "SELECT CASE WHEN ctool_u.opening_hours IS NULL THEN ctool_u.store_name " +
+	"ELSE ctool_u.store_name || ' (opening_hours: ' || left(ctool_u.opening_hours, 40) || " +
+	"CASE WHEN length(ctool_u.opening_hours) > 40 THEN '…' ELSE '' END || ')' END AS store_name, " +
+	"count(*) OVER () AS n FROM stores_typed AS ctool_u " +
 	"WHERE NOT ctool_u.hours_known AND EXISTS (SELECT 1 WHERE ctool_s.store_id = ctool_u.store_id) " +
 	"ORDER BY ctool_u.store_id LIMIT 5"
 

@@ -62,7 +62,7 @@ func ExplainError(err error, sqlText string) error {
 }
 
 // columnHint names the public relations that have a column of that name, or one that starts with it
-// (price → price_yen), with the query rewritten to read the first of them when that is plain.
+// (price → price_yen, the shortest such), with the query rewritten to read the first of them when that is plain.
 func columnHint(name, sqlText string) string {
 	lower := strings.ToLower(name)
 	var exact, prefix []string
@@ -73,7 +73,13 @@ func columnHint(name, sqlText string) string {
 		for k := range cols {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		// The shortest first: price names price_yen before price_max_yen.
+		sort.Slice(keys, func(i, j int) bool {
+			if len(keys[i]) != len(keys[j]) {
+				return len(keys[i]) < len(keys[j])
+			}
+			return keys[i] < keys[j]
+		})
 		for _, k := range keys {
 			c := cols[k]
 			switch {

@@ -149,7 +149,9 @@ func Ingest(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	if !samePlan(files, v.res.Files) {
 		return nil, failed(errors.New("the input files changed while they were read; run ingest again"), false)
 	}
-	version, err := b.finish(ctx, v.res, comp.given())
+	given := comp.given()
+	given.Unknown = unknownCells(v.res.Files)
+	version, err := b.finish(ctx, v.res, given)
 	if err == nil {
 		err = ctx.Err() // interrupted after the last statement: not committed
 	}

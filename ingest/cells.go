@@ -15,54 +15,96 @@ import (
 	"github.com/xeipuuv/gojsonschema"
 )
 
-// cell checks one value against its column's rules.
-func (v *validator) cell(path string, line int, c schema.Column, cell string) {
+// cell checks one value against its column's rules and returns the rule of a value that cannot be
+// typed, "" otherwise. Such a value is a warning (an error with --strict): the build keeps the cell as
+// written and its typed value unknown (NULL), so one bad cell costs that cell, not the build. What makes
+// the file itself unreadable (an encoding, a stray carriage return, an empty required cell, a key twice
+// in one JSON object) stays an error.
+func (v *validator) cell(path string, line int, c schema.Column, cell string) (unknown string) {
 	add := func(rule, msg string) {
 		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg})
 	}
+	untyped := func(rule, msg string) {
+		if !v.strict {
+			msg += "; " + unknownNote
+		}
+		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg, Severity: v.severity()})
+		if unknown == "" {
+			unknown = rule
+		}
+	}
 	if (v.allUTF8 == nil || !v.allUTF8()) && !utf8.ValidString(cell) {
 		add(RuleEncoding, "not valid UTF-8; save the file as UTF-8")
-		return
+		return ""
 	}
 	if strings.IndexByte(cell, '\r') >= 0 {
 		// CRLF inside a quoted field has already become LF; a carriage return left here stands alone,
 		// and DuckDB's reader would take it for a line break.
 		add(RuleFormat, "a carriage return alone inside a cell; use LF (or CRLF) line breaks inside a quoted field")
-		return
+		return ""
 	}
 	if cell == "" {
 		if c.Required {
 			add(RuleRequired, "a value is required")
 		}
-		return
+		return ""
 	}
 	switch c.Kind {
 	case schema.Integer:
 		// The column is a 32-bit INTEGER in the database.
 		if _, err := strconv.ParseInt(cell, 10, 32); err != nil {
-			add(RuleType, fmt.Sprintf("expected an integer from -2147483648 to 2147483647, found %s", escape.Quote(cell)))
+			untyped(RuleType, fmt.Sprintf("expected an integer from -2147483648 to 2147483647, found %s", escape.Quote(cell)))
 		}
 	case schema.DateRange:
 		if msg := checkDateRange(cell); msg != "" {
-			add(RuleFormat, msg)
+			untyped(RuleFormat, msg)
 		}
 	case schema.Timestamp:
 		if !isTimestamp(cell) {
-			add(RuleFormat, fmt.Sprintf("expected an ISO 8601 timestamp such as 2025-09-24T12:32:59.876957, found %s", escape.Quote(cell)))
+			untyped(RuleFormat, fmt.Sprintf("expected an ISO 8601 timestamp such as 2025-09-24T12:32:59.876957, found %s", escape.Quote(cell)))
 		}
 	case schema.Flag:
 		if cell != c.FlagValue {
-			add(RuleEnum, fmt.Sprintf("expected %q or an empty cell, found %s", c.FlagValue, escape.Quote(cell)))
+			untyped(RuleEnum, fmt.Sprintf("expected %q or an empty cell, found %s", c.FlagValue, escape.Quote(cell)))
 		}
 	case schema.Enum:
 		if indexOf(c.Values, cell) < 0 {
-			add(RuleEnum, fmt.Sprintf("expected one of %s, found %s", strings.Join(c.Values, ", "), escape.Quote(cell)))
+			untyped(RuleEnum, fmt.Sprintf("expected one of %s, found %s", strings.Join(c.Values, ", "), escape.Quote(cell)))
 		}
 	case schema.JSON:
+		if c.SchemaFile == hoursSchemaFile && !looksLikeJSON(cell) {
+			// Hours written as text are read by the hours rule into the same typed hours.
+			if _, ok := schema.ReadHours(cell); !ok {
+				untyped(RuleHours, fmt.Sprintf("opening hours the hours rule cannot read: %s", escape.Quote(cell)))
+			}
+			return unknown
+		}
 		for _, p := range v.json(c.SchemaFile, cell) {
-			add(p.rule, p.msg)
+			if p.rule == RuleDuplicateKey {
+				add(p.rule, p.msg)
+			} else {
+				untyped(p.rule, p.msg)
+			}
 		}
 	}
+	return unknown
+}
+
+// unknownNote ends the message of a cell that cannot be typed, when that is a warning.
+const unknownNote = "kept as written, its typed value unknown"
+
+// severity is what a value that cannot be typed is: a warning, or an error with --strict.
+func (v *validator) severity() string {
+	if v.strict {
+		return ""
+	}
+	return SeverityWarning
+}
+
+// looksLikeJSON reports whether a cell is written as JSON (an object or an array) rather than as text.
+func looksLikeJSON(cell string) bool {
+	t := strings.TrimLeft(cell, " \t\n")
+	return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
 }
 
 func checkDateRange(s string) string {
@@ -156,3 +198,6 @@ func syntaxMessage(se *json.SyntaxError, text string) string {
 	r, _ := utf8.DecodeRuneInString(text[at:])
 	return strings.Replace(msg, fmt.Sprintf("'%c'", rune(text[at])), fmt.Sprintf("'%c'", r), 1)
 }
+
+// hoursSchemaFile is the opening hours' JSON Schema: a cell of that column may be text instead.
+const hoursSchemaFile = "opening_hours.json"

@@ -10,7 +10,7 @@ import (
 // the descriptions anyway, on its own core beside DuckDB's load, so they cost the build next to nothing
 // there, where DuckDB's regular expression over a million descriptions cost a second of CPU.
 type computed struct {
-	prices []int32
+	prices []migrations.Price
 	file   *File // the file descriptions are read from, at column description
 	column int
 }
@@ -25,11 +25,26 @@ func (c *computed) observe(f *File, record []string) {
 		c.file, c.column = f, indexOf(f.Header, "product_description")
 	}
 	if c.column >= 0 {
-		c.prices = append(c.prices, migrations.Price(record[c.column]))
+		c.prices = append(c.prices, migrations.PriceOf(record[c.column]))
 	}
 }
 
 // given is what Fill is given: the prices only when a products file was read.
 func (c *computed) given() migrations.Given {
 	return migrations.Given{Prices: c.prices}
+}
+
+// unknownCells are the files' cells validation could not type, by their row in the table they load
+// into: a dataset's files load one after another, in the order validation read them.
+func unknownCells(files []*File) []migrations.UnknownCell {
+	var out []migrations.UnknownCell
+	offset := map[*schema.Dataset]int{}
+	for _, f := range files {
+		for _, u := range f.Unknown {
+			out = append(out, migrations.UnknownCell{Table: f.Dataset.Table, Row: offset[f.Dataset] + u.Row,
+				Column: u.Column, File: f.Name, Line: u.Line, Rule: u.Rule})
+		}
+		offset[f.Dataset] += f.Rows
+	}
+	return out
 }

@@ -18,6 +18,7 @@ func TestJSONCellRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	v.strict = true // the rules' messages; TestUntypedCellsAreWarnings has their severity
 	col := func(d *schema.Dataset, name string) schema.Column {
 		c, ok := d.Column(name)
 		if !ok {

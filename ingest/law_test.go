@@ -13,9 +13,10 @@ import (
 )
 
 // Validation is the law the build obeys: for a JSON cell DuckDB could read otherwise than validation
-// does, ingest either refuses it as invalid data, with the rule word the report gives, or builds it and
-// the typed relations hold exactly the value validation checked. It never fails after validation
-// passed, and never builds a value validation did not see.
+// does, ingest either refuses it as invalid data, with the rule word the report gives, builds it with
+// that rule's warning and the cell's typed values unknown (NULL), or builds it and the typed relations
+// hold exactly the value validation checked. With --strict every warning refuses the build. It never
+// fails after validation passed, and never builds a value validation did not see.
 func TestIngestObeysValidate(t *testing.T) {
 	const (
 		rooms    = `"{""available"": false, ""capacity"": null, ""charge"": null}"` // STR-0001's private_room, the first of its kind
@@ -28,58 +29,65 @@ func TestIngestObeysValidate(t *testing.T) {
 		name      string
 		old, cell string // the CSV cell replaced, and the JSON text put in its place
 		rule      string // the first problem's rule word; "" when the data is valid
-		query     string // for valid data: what the build must answer
+		warning   bool   // the problem is a warning: built, the cell's typed values unknown, unless strict
+		query     string // for valid data, or a warning's: what the build must answer
 		want      string
 	}{
-		{"duplicate key", rooms, `{"available": false, "available": true}`, ingest.RuleDuplicateKey, "", ""},
-		{"duplicate key, the first value wrong", rooms, `{"available": "x", "available": true}`, ingest.RuleDuplicateKey, "", ""},
-		{"capacity of 20 digits", rooms, `{"available": true, "capacity": 99999999999999999999}`, ingest.RuleSchema, "", ""},
-		{"capacity past 32 bits", rooms, `{"available": true, "capacity": 2147483648}`, ingest.RuleSchema, "", ""},
-		{"capacity beyond a double", rooms, `{"available": true, "capacity": 1e400}`, ingest.RuleJSON, "", ""},
-		{"capacity that reads as 0", rooms, `{"available": true, "capacity": 1e-400}`, ingest.RuleJSON, "", ""},
-		{"lone surrogate", audience, `["\ud800", "家族"]`, ingest.RuleJSON, "", ""},
-		{"lone low surrogate", audience, `["\udc00"]`, ingest.RuleJSON, "", ""},
-		{"lone surrogate in a key", rooms, `{"available": true, "\ud800": 1}`, ingest.RuleJSON, "", ""},
+		{"duplicate key", rooms, `{"available": false, "available": true}`, ingest.RuleDuplicateKey, false, "", ""},
+		{"duplicate key, the first value wrong", rooms, `{"available": "x", "available": true}`, ingest.RuleDuplicateKey, false, "", ""},
+		{"capacity of 20 digits", rooms, `{"available": true, "capacity": 99999999999999999999}`, ingest.RuleSchema, true, avail, "<nil>"},
+		{"capacity past 32 bits", rooms, `{"available": true, "capacity": 2147483648}`, ingest.RuleSchema, true, capacity, "<nil>"},
+		{"capacity beyond a double", rooms, `{"available": true, "capacity": 1e400}`, ingest.RuleJSON, true, avail, "<nil>"},
+		{"capacity that reads as 0", rooms, `{"available": true, "capacity": 1e-400}`, ingest.RuleJSON, true, capacity, "<nil>"},
+		{"lone surrogate", audience, `["\ud800", "家族"]`, ingest.RuleJSON, true, first, "<nil>"},
+		{"lone low surrogate", audience, `["\udc00"]`, ingest.RuleJSON, true, first, "<nil>"},
+		{"lone surrogate in a key", rooms, `{"available": true, "\ud800": 1}`, ingest.RuleJSON, true, avail, "<nil>"},
 
-		{"one key once", rooms, `{"available": true}`, "", avail, "true"},
-		{"capacity at 32 bits", rooms, `{"available": true, "capacity": 2147483647}`, "", capacity, "2147483647"},
-		{"capacity with an exponent", rooms, `{"available": true, "capacity": 2.0e1}`, "", capacity, "20"},
-		{"capacity of zero with a large exponent", rooms, `{"available": true, "capacity": 0e999}`, "", capacity, "0"},
-		{"capacity of minus zero", rooms, `{"available": true, "capacity": -0}`, "", capacity, "0"},
-		{"surrogate pair", audience, `["\ud83d\ude00"]`, "", first, "😀"},
-		{"escaped backslash before u", audience, `["\\ud800"]`, "", first, `\ud800`},
-		{"escaped NUL", audience, `["a\u0000b"]`, "", first, "a\x00b"},
+		{"one key once", rooms, `{"available": true}`, "", false, avail, "true"},
+		{"capacity at 32 bits", rooms, `{"available": true, "capacity": 2147483647}`, "", false, capacity, "2147483647"},
+		{"capacity with an exponent", rooms, `{"available": true, "capacity": 2.0e1}`, "", false, capacity, "20"},
+		{"capacity of zero with a large exponent", rooms, `{"available": true, "capacity": 0e999}`, "", false, capacity, "0"},
+		{"capacity of minus zero", rooms, `{"available": true, "capacity": -0}`, "", false, capacity, "0"},
+		{"surrogate pair", audience, `["\ud83d\ude00"]`, "", false, first, "😀"},
+		{"escaped backslash before u", audience, `["\\ud800"]`, "", false, first, `\ud800`},
+		{"escaped NUL", audience, `["a\u0000b"]`, "", false, first, "a\x00b"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cell := `"` + strings.ReplaceAll(tt.cell, `"`, `""`) + `"`
-			input := copyInput(t, ingesttest.SampleInput(t), func(name, text string) string {
-				if !strings.HasPrefix(name, "filtered_store_data") {
-					return text
+	for _, strict := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, strict), func(t *testing.T) {
+				cell := `"` + strings.ReplaceAll(tt.cell, `"`, `""`) + `"`
+				input := copyInput(t, ingesttest.SampleInput(t), func(name, text string) string {
+					if !strings.HasPrefix(name, "filtered_store_data") {
+						return text
+					}
+					if !strings.Contains(text, tt.old) {
+						t.Fatalf("%s holds no %s", name, tt.old)
+					}
+					return strings.Replace(text, tt.old, cell, 1)
+				})
+				db := filepath.Join(t.TempDir(), "ctool.duckdb")
+				sum, err := ingest.Ingest(context.Background(), input, db, ingest.Options{Strict: strict})
+				refused := tt.rule != "" && (!tt.warning || strict)
+				var invalid *ingest.InvalidError
+				switch {
+				case errors.As(err, &invalid):
+					if got := invalid.Report.Problems[0]; !refused || got.Rule != tt.rule || invalid.Report.Count != 1 {
+						t.Fatalf("refused as %d problems, the first %v; want rule %q", invalid.Report.Count, got, tt.rule)
+					}
+				case err != nil:
+					t.Fatalf("validation passed what the build refused: %v", err)
+				case refused:
+					t.Fatalf("built, want a %s problem", tt.rule)
+				default:
+					if tt.warning && (len(sum.Warnings) != 1 || sum.Warnings[0].Rule != tt.rule) {
+						t.Errorf("warnings %v, want one %s", sum.Warnings, tt.rule)
+					}
+					if got := fmt.Sprint(queryValue(t, db, tt.query)); got != tt.want {
+						t.Errorf("%s = %q, want %q", tt.query, got, tt.want)
+					}
 				}
-				if !strings.Contains(text, tt.old) {
-					t.Fatalf("%s holds no %s", name, tt.old)
-				}
-				return strings.Replace(text, tt.old, cell, 1)
 			})
-			db := filepath.Join(t.TempDir(), "ctool.duckdb")
-			_, err := ingest.Ingest(context.Background(), input, db, ingest.Options{})
-			var invalid *ingest.InvalidError
-			switch {
-			case errors.As(err, &invalid):
-				if got := invalid.Report.Problems[0]; tt.rule == "" || got.Rule != tt.rule || invalid.Report.Count != 1 {
-					t.Fatalf("refused as %d problems, the first %v; want rule %q", invalid.Report.Count, got, tt.rule)
-				}
-			case err != nil:
-				t.Fatalf("validation passed what the build refused: %v", err)
-			case tt.rule != "":
-				t.Fatalf("built, want a %s problem", tt.rule)
-			default:
-				if got := fmt.Sprint(queryValue(t, db, tt.query)); got != tt.want {
-					t.Errorf("%s = %q, want %q", tt.query, got, tt.want)
-				}
-			}
-		})
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ package ingest
 // read what validation read.
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -106,20 +107,57 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	for _, name := range f.Header {
 		columns = append(columns, database.QuoteString(name)+": 'VARCHAR'")
 	}
+	// A typed column's cell that cannot be typed was a warning: it loads as NULL, its value unknown.
+	var casts []string
+	for _, name := range f.Header {
+		if c, _ := f.Dataset.Column(name); c.SQLType(f.Dataset.Private) != "VARCHAR" {
+			casts = append(casts, fmt.Sprintf("TRY_CAST(%s AS %s) AS %s", database.QuoteIdent(name), c.SQLType(true), database.QuoteIdent(name)))
+		}
+	}
 	selectList := "*"
+	if len(casts) > 0 {
+		selectList = "* REPLACE (" + strings.Join(casts, ", ") + ")"
+	}
 	if f.Dataset.Private {
-		selectList = database.QuoteString(f.Name) + " AS source_file, *"
+		selectList = database.QuoteString(f.Name) + " AS source_file, " + selectList
 	}
 	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
-	// ("") or not, is NULL, as validation treats both as empty.
+	// ("") or not, is NULL, as validation treats both as empty. DuckDB's strict reader takes one line
+	// ending per file, sniffed from its first line, and fails on a file whose lines end in CRLF and LF
+	// both (as files edited on two systems do), which validation accepts: a file with carriage returns
+	// is read in the lenient mode, and checkLoaded's counts of rows, cells and bytes still hold DuckDB's
+	// reading to validation's.
+	hasCR, err := containsCR(f)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", f.Path, err)
+	}
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', strict_mode = true, max_line_size = %d, columns = {%s},
+		delim = ',', quote = '"', escape = '"', strict_mode = %t, max_line_size = %d, columns = {%s},
 		nullstr = '', allow_quoted_nulls = true)`,
-		database.QuoteIdent(f.Dataset.Table), selectList, database.QuoteString(fdPath(f.fh)), maxRecordBytes(f), strings.Join(columns, ", "))
+		database.QuoteIdent(f.Dataset.Table), selectList, database.QuoteString(fdPath(f.fh)), !hasCR, maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
 	return nil
+}
+
+// containsCR reports whether the file plan opened holds a carriage return; the load runs beside
+// validation, which learns the same only when it has read the whole file.
+func containsCR(f *File) (bool, error) {
+	buf := make([]byte, 256<<10)
+	r := io.NewSectionReader(f.fh, 0, f.Size)
+	for {
+		n, err := r.Read(buf)
+		if bytes.IndexByte(buf[:n], '\r') >= 0 {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }
 
 // checkLoaded cross-checks a loaded file against what validation read: the same row count, the same
@@ -165,8 +203,14 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 		return fmt.Errorf("load %s: DuckDB read %d rows, validation read %d", f.Path, dest[0], f.Rows)
 	}
 	filled, bytes := dest[1:1+len(f.Header)], dest[1+len(f.Header):]
+	nulled := map[string]int64{} // typed cells that could not be typed load as NULL
+	for _, u := range f.Unknown {
+		if c, _ := f.Dataset.Column(u.Column); c.SQLType(f.Dataset.Private) != "VARCHAR" {
+			nulled[u.Column]++
+		}
+	}
 	for i, name := range f.Header {
-		if filled[i] != f.Filled[name] {
+		if filled[i] != f.Filled[name]-nulled[name] {
 			return fmt.Errorf("load %s: DuckDB read %d values in column %s, validation read %d non-empty cells", f.Path, filled[i], name, f.Filled[name])
 		}
 	}

@@ -24,6 +24,9 @@ type Options struct {
 	// Step, when set, is called by Ingest after each step of the build with the step's name (the Step
 	// constants, in that order), so that tests can stop a build at any of them. The CLI passes nil.
 	Step func(name string)
+	// Strict makes every warning an error: a value that cannot be typed refuses the build, as it did
+	// before such values were kept unknown.
+	Strict bool
 	// Contracts, when set, also checks the contracts (contracts.go); ctool validate sets it.
 	Contracts *Contracts
 

@@ -45,6 +45,18 @@ type Status struct {
 	ProfilesFound bool             `json:"profiles_found"`
 	Rows          map[string]int64 `json:"rows"`
 	Sources       []SourceStatus   `json:"sources"`
+	// Unknown are the cells the build could not type, by column: kept as written, typed values NULL.
+	Unknown []UnknownColumn `json:"unknown_cells"`
+}
+
+// UnknownColumn counts one column's cells that could not be typed, with the first lines they are on.
+type UnknownColumn struct {
+	Dataset string `json:"dataset"`
+	File    string `json:"file"`
+	Column  string `json:"column"`
+	Rule    string `json:"rule"`
+	Cells   int64  `json:"cells"`
+	Lines   []int  `json:"lines"` // the first five, in file order
 }
 
 // Current reports whether every source is fresh, the schema is the latest and the profiles file exists.
@@ -127,7 +139,37 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 		st.Sources = append(st.Sources, SourceStatus{Dataset: in.dataset.Name, File: in.name(), State: Stale, SHA256: sum})
 	}
 	sort.SliceStable(st.Sources, func(i, j int) bool { return st.Sources[i].Dataset < st.Sources[j].Dataset })
+	if st.Unknown, err = unknownColumns(ctx, conn); err != nil {
+		return nil, err
+	}
 	return st, nil
+}
+
+// unknownColumns reads the build's record of cells it could not type; a build from before that record
+// (schema 8) has none to show.
+func unknownColumns(ctx context.Context, conn *guard.Conn) ([]UnknownColumn, error) {
+	out := []UnknownColumn{}
+	rows, err := conn.Query(ctx, guard.Const(`SELECT dataset, source_file, column_name, rule, count(*),
+		list(line ORDER BY line)[1:5] FROM ctool_meta.unknown_cells
+		GROUP BY ALL ORDER BY dataset, source_file, min(line), column_name`))
+	if err != nil {
+		return out, nil
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u UnknownColumn
+		var lines []any
+		if err := rows.Scan(&u.Dataset, &u.File, &u.Column, &u.Rule, &u.Cells, &lines); err != nil {
+			return nil, err
+		}
+		for _, l := range lines {
+			if n, ok := l.(int64); ok {
+				u.Lines = append(u.Lines, int(n))
+			}
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
 }
 
 // fileSHA256 hashes an input file, opened as validation opens it: an entry it refuses (a link, a FIFO)

@@ -160,7 +160,7 @@ func TestIngestLoadsNothingAfterValidationFailed(t *testing.T) {
 		return text
 	})
 	db := filepath.Join(t.TempDir(), "data", "ctool.duckdb")
-	var opts Options
+	opts := Options{Strict: true} // the bad enum is a warning otherwise
 	w := watchLoad(&opts)
 	opts.Step = func(step string) {
 		if step == StepCreated {

@@ -37,8 +37,19 @@ type File struct {
 	Bytes   map[string]int64 // per column, the total length in bytes of its cells
 	Filled  map[string]int64 // per column, how many cells are not empty (an empty cell loads as NULL)
 	HasCR   bool             // carriage returns anywhere in the file (CRLF line endings)
-	info    fs.FileInfo      // the open file's stat: the load must read this very file
-	fh      *os.File         // the load's open file (plan), given to DuckDB by descriptor
+	// Unknown are the cells that could not be typed, in file order: the build keeps them as written and
+	// their typed values unknown.
+	Unknown []UnknownCell
+	info    fs.FileInfo // the open file's stat: the load must read this very file
+	fh      *os.File    // the load's open file (plan), given to DuckDB by descriptor
+}
+
+// UnknownCell is a cell that could not be typed: a warning, unless --strict.
+type UnknownCell struct {
+	Row    int // the record's index in its file, from 0
+	Line   int // where the cell starts
+	Column string
+	Rule   string
 }
 
 // Result is what validation found.
@@ -60,7 +71,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	v.report.failed, v.ctx, v.compute = opts.failed, opts.ctx, opts.compute
-	v.strict = opts.Contracts != nil && opts.Contracts.Strict
+	v.strict = opts.Strict || opts.Contracts != nil && opts.Contracts.Strict
 	v.maxFileSize = opts.MaxFileSize
 	if v.maxFileSize <= 0 {
 		v.maxFileSize = DefaultMaxFileSize
@@ -312,7 +323,9 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 			if cell != "" {
 				colFilled[i]++
 			}
-			v.cell(f.Path, it.cellLine(i), columns[i], cell)
+			if rule := v.cell(f.Path, it.cellLine(i), columns[i], cell); rule != "" {
+				f.Unknown = append(f.Unknown, UnknownCell{Row: f.Rows - 1, Line: it.cellLine(i), Column: columns[i].Name, Rule: rule})
+			}
 		}
 		if d.PrimaryKey != "" {
 			key := indexOf(f.Header, d.PrimaryKey)

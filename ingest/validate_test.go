@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ func TestCellRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	v.strict = true // the rules' messages; TestUntypedCellsAreWarnings has their severity
 	col := func(d *schema.Dataset, name string) schema.Column {
 		c, ok := d.Column(name)
 		if !ok {
@@ -46,8 +48,12 @@ func TestCellRules(t *testing.T) {
 		{"enum", col(schema.Stores, "extraction_status"), "failed", `f:2: extraction_status: enum: expected one of success, error, found "failed"`},
 		{"invalid UTF-8", col(schema.Stores, "store_name"), "caf\xe9", "f:2: store_name: encoding: not valid UTF-8; save the file as UTF-8"},
 		{"JSON syntax", col(schema.Events, "location"), `{"venue": "x",}`, "f:2: location: json: not valid JSON: invalid character '}' looking for beginning of object key string (at byte 15)"},
-		{"JSON schema", col(schema.Stores, "opening_hours"), `{"monday": [{"open": "10:00", "close": "25:00"}]}`,
-			`f:2: opening_hours: schema: $.monday.0.close: Does not match pattern '^([01][0-9]|2[0-3]):[0-5][0-9]$' (JSON Schema opening_hours.json)`},
+		{"late-night close", col(schema.Stores, "opening_hours"), `{"monday": [{"open": "18:00", "close": "26:00"}]}`, ""},
+		{"JSON schema", col(schema.Stores, "opening_hours"), `{"monday": [{"open": "10:00", "close": "30:00"}]}`,
+			`f:2: opening_hours: schema: $.monday.0.close: Does not match pattern '^([01][0-9]|2[0-9]):[0-5][0-9]$' (JSON Schema opening_hours.json)`},
+		{"hours as text", col(schema.Stores, "opening_hours"), "平日 10:00〜20:00／土日祝 10:00〜19:00", ""},
+		{"hours as text the rule cannot read", col(schema.Stores, "opening_hours"), "11:00〜売り切れ次第終了",
+			`f:2: opening_hours: hours: opening hours the hours rule cannot read: "11:00〜売り切れ次第終了"`},
 		{"JSON schema type", col(schema.Stores, "parking"), `{"available": true, "capacity": "20", "charge": null}`,
 			`f:2: parking: schema: $.capacity: Invalid type. Expected: [integer,null], given: string (JSON Schema parking.json)`},
 		{"JSON ok", col(schema.Stores, "irregular_closures"), `[{"type": "holiday", "date": "2025-10-04", "reason": "点検"}]`, ""},
@@ -78,8 +84,8 @@ func TestJSONVerdictIsCached(t *testing.T) {
 	if len(v.seen) != 1 {
 		t.Errorf("identical JSON text was checked %d times, want once", len(v.seen))
 	}
-	if v.report.Count != 2 {
-		t.Errorf("problems = %d, want one per line (2)", v.report.Count)
+	if v.report.Warnings != 2 {
+		t.Errorf("problems = %d, want one per line (2)", v.report.Warnings)
 	}
 }
 
@@ -141,7 +147,7 @@ func TestValidateLineOfRecordAfterMultilineField(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, schema.Stores.SourceFile), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Validate(dir, Options{})
+	res, err := Validate(dir, Options{Strict: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,5 +204,57 @@ func TestValidateFileNames(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", g, tt.want)
 			}
 		})
+	}
+}
+
+// TestUntypedCellsAreWarnings holds what a bad cell costs: a value that cannot be typed is a warning
+// whose cell is recorded as unknown, an error only with --strict; what breaks the file stays an error.
+func TestUntypedCellsAreWarnings(t *testing.T) {
+	col := func(d *schema.Dataset, name string) schema.Column {
+		c, ok := d.Column(name)
+		if !ok {
+			t.Fatalf("no column %s", name)
+		}
+		return c
+	}
+	tests := []struct {
+		name    string
+		column  schema.Column
+		cell    string
+		unknown string // the rule that leaves the value unknown; "" for none
+		warning bool   // without --strict
+	}{
+		{"bad integer", col(schema.Profiles, "age"), "28歳", RuleType, true},
+		{"bad date", col(schema.Events, "date_time"), "2025/10/03", RuleFormat, true},
+		{"bad flag", col(schema.Stores, "pets_allowed"), "yes", RuleEnum, true},
+		{"bad JSON", col(schema.Events, "location"), `{"venue": "x",}`, RuleJSON, true},
+		{"schema mismatch", col(schema.Stores, "parking"), `{"available": "yes"}`, RuleSchema, true},
+		{"hours text the rule cannot read", col(schema.Stores, "opening_hours"), "季節により変動", RuleHours, true},
+		{"duplicate JSON key", col(schema.Stores, "parking"), `{"available": true, "available": false}`, "", false},
+		{"required and empty", col(schema.Stores, "store_id"), "", "", false},
+		{"stray carriage return", col(schema.Stores, "store_name"), "a\rb", "", false},
+	}
+	for _, strict := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, strict), func(t *testing.T) {
+				v, err := newValidator(0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v.strict = strict
+				got := v.cell("f", 2, tt.column, tt.cell)
+				if got != tt.unknown {
+					t.Errorf("unknown = %q, want %q", got, tt.unknown)
+				}
+				if len(v.report.Problems) == 0 {
+					t.Fatal("no problem reported")
+				}
+				for _, p := range v.report.Problems {
+					if want := tt.warning && !strict; p.Warning() != want {
+						t.Errorf("%s: warning = %v, want %v", p, p.Warning(), want)
+					}
+				}
+			})
+		}
 	}
 }

@@ -39,9 +39,9 @@ func outputSchema(d *schema.Dataset) json.RawMessage {
 		props := map[string]any{}
 		var names []string
 		for _, c := range d.Columns {
-			typ := "string"
+			var typ any = "string"
 			if c.Kind == schema.Integer {
-				typ = "integer"
+				typ = []string{"integer", "null"} // null: the cell could not be read as a number
 			}
 			props[c.Name] = map[string]any{"type": typ, "description": c.Description}
 			names = append(names, c.Name)

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
@@ -19,13 +20,29 @@ import (
 
 // Given are values the caller has computed already; Fill computes what is not given from the tables.
 type Given struct {
-	// Prices are schema.PriceYen of every products row's description, in the table's row order, with
-	// NoPrice where there is none: ingest's validation reads the file in the order DuckDB loads it and
-	// computes them as it checks each description, beside the load.
-	Prices []int32
+	// Prices are schema.ReadPrice of every products row's description, in the table's row order:
+	// ingest's validation reads the file in the order DuckDB loads it and computes them as it checks
+	// each description, beside the load.
+	Prices []Price
+	// Unknown are the cells validation could not type (a warning): their typed values are NULL.
+	Unknown []UnknownCell
 }
 
-// NoPrice marks a description without a price in Given.Prices.
+// UnknownCell is a cell validation could not type, by its table's row.
+type UnknownCell struct {
+	Table  string // events, stores, products
+	Row    int    // the row's place in the table, from 0
+	Column string
+	File   string // the input file and line it came from, for ctool status
+	Line   int
+	Rule   string
+}
+
+// Price is what a products row's description says it costs: price_yen and price_max_yen, NoPrice
+// where the description gives none (NULL).
+type Price struct{ Low, High int32 }
+
+// NoPrice marks a price the description does not give.
 const NoPrice int32 = -1
 
 // fillComputed writes the Go-computed tables of ctool_derive on conn.
@@ -45,12 +62,28 @@ func fillComputed(ctx context.Context, conn *sql.Conn, given Given) error {
 	if len(prices) != rows {
 		return fmt.Errorf("fill products_typed: %d prices for %d products rows", len(prices), rows)
 	}
-	if err := appendRows(ctx, conn, "product_prices", len(prices), func(i int) []driver.Value {
-		if prices[i] == NoPrice {
-			return []driver.Value{nil}
+	orNull := func(yen int32) driver.Value {
+		if yen == NoPrice {
+			return nil
 		}
-		return []driver.Value{prices[i]}
+		return yen
+	}
+	if err := appendRows(ctx, conn, "product_prices", len(prices), func(i int) []driver.Value {
+		return []driver.Value{orNull(prices[i].Low), orNull(prices[i].High)}
 	}); err != nil {
+		return err
+	}
+	if err := fillUnknown(ctx, conn, given.Unknown); err != nil {
+		return err
+	}
+	if err := fillHolidays(ctx, conn); err != nil {
+		return err
+	}
+	hours, err := hoursOf(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if err := appendRows(ctx, conn, "hours", len(hours), func(i int) []driver.Value { return hours[i] }); err != nil {
 		return err
 	}
 	offers, err := offersOf(ctx, conn)
@@ -58,6 +91,18 @@ func fillComputed(ctx context.Context, conn *sql.Conn, given Given) error {
 		return err
 	}
 	if err := appendRows(ctx, conn, "store_offers", len(offers), func(i int) []driver.Value { return offers[i] }); err != nil {
+		return err
+	}
+	weekdays, err := eventWeekdaysOf(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if err := appendRows(ctx, conn, "event_weekdays", len(weekdays), func(i int) []driver.Value {
+		if weekdays[i] == nil {
+			return []driver.Value{nil}
+		}
+		return []driver.Value{weekdays[i]}
+	}); err != nil {
 		return err
 	}
 	stores, err := eventStoresOf(ctx, conn)
@@ -93,7 +138,7 @@ func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]schema.Store, error) 
 		return nil, err
 	}
 	venues := schema.NewVenues(stores)
-	rows, err = conn.QueryContext(ctx, `SELECT location FROM main.events`)
+	rows, err = conn.QueryContext(ctx, `SELECT location FROM ctool_derive.events_known`)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +162,7 @@ func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]schema.Store, error) 
 }
 
 // offersOf reads every store's offers (schema.Topics) from its text, in the table's order: one row of
-// store_offers per store, a BOOLEAN or NULL per topic.
+// store_offers per store, a BOOLEAN or NULL per topic, then each topic's caveat or NULL.
 func offersOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 	cols := make([]string, len(schema.Topics))
 	for i, t := range schema.Topics {
@@ -138,13 +183,17 @@ func offersOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		row := make([]driver.Value, len(cols))
+		// The offers, then their caveats, in the order of store_offers' columns.
+		row := make([]driver.Value, 2*len(cols))
 		for i, t := range schema.Topics {
 			switch schema.ReadOffer(t, cells[i].String) {
 			case schema.OfferYes:
 				row[i] = true
 			case schema.OfferNo:
 				row[i] = false
+			}
+			if c := schema.ReadCaveat(t, cells[i].String); c != "" {
+				row[len(cols)+i] = c
 			}
 		}
 		out = append(out, row)
@@ -153,47 +202,166 @@ func offersOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 }
 
 // pricesOf computes the prices from the products table, in its order.
-func pricesOf(ctx context.Context, conn *sql.Conn) ([]int32, error) {
+func pricesOf(ctx context.Context, conn *sql.Conn) ([]Price, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT product_description FROM main.products`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	prices := []int32{}
+	prices := []Price{}
 	for rows.Next() {
 		var d sql.NullString
 		if err := rows.Scan(&d); err != nil {
 			return nil, err
 		}
-		prices = append(prices, Price(d.String))
+		prices = append(prices, PriceOf(d.String))
 	}
 	return prices, rows.Err()
 }
 
-// Price is a description's entry of Given.Prices.
-func Price(description string) int32 {
-	if yen, ok := schema.PriceYen(description); ok {
-		return yen
+// PriceOf is a description's entry of Given.Prices: price_max_yen only where several prices differ.
+func PriceOf(description string) Price {
+	p := schema.ReadPrice(description)
+	switch {
+	case !p.OK:
+		return Price{NoPrice, NoPrice}
+	case p.High == p.Low:
+		return Price{p.Low, NoPrice}
 	}
-	return NoPrice
+	return Price{p.Low, p.High}
 }
 
 // appendRows appends n rows to a table of ctool_derive through DuckDB's appender.
 func appendRows(ctx context.Context, conn *sql.Conn, table string, n int, row func(i int) []driver.Value) error {
+	return appendRowsTo(ctx, conn, "ctool_derive", table, n, row)
+}
+
+// appendRowsTo is appendRows into a table of another schema.
+func appendRowsTo(ctx context.Context, conn *sql.Conn, schemaName, table string, n int, row func(i int) []driver.Value) error {
 	return conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppender(dc.(driver.Conn), "", "ctool_derive", table)
+		a, err := duckdb.NewAppender(dc.(driver.Conn), "", schemaName, table)
+		table := schemaName + "." + table // for the errors
 		if err != nil {
-			return fmt.Errorf("fill ctool_derive.%s: %w", table, err)
+			return fmt.Errorf("fill %s: %w", table, err)
 		}
 		for i := 0; i < n; i++ {
 			if err := a.AppendRow(row(i)...); err != nil {
 				a.Close()
-				return fmt.Errorf("fill ctool_derive.%s: %w", table, err)
+				return fmt.Errorf("fill %s: %w", table, err)
 			}
 		}
 		if err := a.CloseWithCancel(ctx); err != nil {
-			return fmt.Errorf("fill ctool_derive.%s: %w", table, err)
+			return fmt.Errorf("fill %s: %w", table, err)
 		}
 		return nil
 	})
+}
+
+// fillUnknown records the cells validation could not type (ctool_meta.unknown_cells) and writes the
+// masks the *_known views read: one row per row of events and stores, listing its unknown columns.
+func fillUnknown(ctx context.Context, conn *sql.Conn, cells []UnknownCell) error {
+	if err := appendRowsTo(ctx, conn, "ctool_meta", "unknown_cells", len(cells), func(i int) []driver.Value {
+		c := cells[i]
+		return []driver.Value{c.Table, c.File, int64(c.Line), c.Column, c.Rule, int64(c.Row)}
+	}); err != nil {
+		return err
+	}
+	for _, table := range []string{"events", "stores"} {
+		var rows int
+		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM main.`+table).Scan(&rows); err != nil {
+			return err
+		}
+		masks := make([][]string, rows)
+		for _, c := range cells {
+			if c.Table == table && c.Row >= 0 && c.Row < rows {
+				masks[c.Row] = append(masks[c.Row], c.Column)
+			}
+		}
+		if err := appendRows(ctx, conn, table+"_unknown", rows, func(i int) []driver.Value {
+			if masks[i] == nil {
+				return []driver.Value{nil}
+			}
+			return []driver.Value{masks[i]}
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillHolidays writes the public holidays is_open reads.
+func fillHolidays(ctx context.Context, conn *sql.Conn) error {
+	hs := schema.Holidays()
+	return appendRowsTo(ctx, conn, "ctool_meta", "public_holidays", len(hs), func(i int) []driver.Value {
+		// The table's dates are Tokyo midnights; DuckDB's DATE is the calendar day, written as UTC.
+		y, m, d := hs[i].Date.Date()
+		return []driver.Value{time.Date(y, m, d, 0, 0, 0, 0, time.UTC), hs[i].Name}
+	})
+}
+
+// dayNames are store_hours.day by schema.Span.Day.
+var dayNames = [...]string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"}
+
+// hoursOf reads every store's opening hours (schema.ReadHours, JSON or text) into the rows of
+// ctool_derive.hours. A cell validation could not type reads as no hours: unknown.
+func hoursOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT store_id, store_name, opening_hours FROM ctool_derive.stores_known`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]driver.Value
+	for rows.Next() {
+		var id, name string
+		var cell sql.NullString
+		if err := rows.Scan(&id, &name, &cell); err != nil {
+			return nil, err
+		}
+		if !cell.Valid {
+			continue
+		}
+		h, ok := schema.ReadHours(cell.String)
+		if !ok {
+			continue
+		}
+		for _, sp := range h.Spans {
+			day, open, close := sp.Day, sp.Open, sp.Close
+			if open >= minutesPerDay {
+				// Late-night notation: an opening at 25:00 is the next day's, at 01:00.
+				if day < schema.HolidayDay {
+					day = (day + 1) % 7
+				}
+				open, close = open-minutesPerDay, close-minutesPerDay
+			}
+			out = append(out, []driver.Value{id, name, dayNames[day], int32(day),
+				clock(open), clock(close % minutesPerDay), close >= minutesPerDay})
+		}
+	}
+	return out, rows.Err()
+}
+
+const minutesPerDay = 24 * 60
+
+// clock is a time of day, minutes after midnight, as the appender writes a TIME.
+func clock(minutes int) time.Time {
+	return time.Date(1970, 1, 1, minutes/60, minutes%60, 0, 0, time.UTC)
+}
+
+// eventWeekdaysOf is each event's weekdays (schema.EventWeekdays of its name, description and
+// additional_info), in the table's order; nil where it is held every day or the text does not say.
+func eventWeekdaysOf(ctx context.Context, conn *sql.Conn) ([][]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT event_name, description, additional_info FROM main.events`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]string
+	for rows.Next() {
+		var name, description, info sql.NullString
+		if err := rows.Scan(&name, &description, &info); err != nil {
+			return nil, err
+		}
+		out = append(out, schema.EventWeekdays(name.String, description.String, info.String))
+	}
+	return out, rows.Err()
 }

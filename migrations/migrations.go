@@ -43,8 +43,14 @@ const (
 // before (7: the typed relations that parse JSON and dates stored at ingest); 8 stores the prices of
 // products_typed at ingest, keeps an empty flag NULL, unknown, where 7 made it false, and reads the
 // stores' offers from their text (stores_typed.vegan_available and the rest) and the store an event's
-// venue names (events_typed.store_id, store_name); 9 adds the macro fold(text).
-var versions = map[Set]int{Main: 9, Profiles: 1}
+// venue names (events_typed.store_id, store_name); 9 adds the macro fold(text), reads opening hours
+// written as text and in late-night notation (26:00) into store_hours with a day 'holiday' and is_open
+// following Japan's public holidays (ctool_meta.public_holidays), keeps a cell that cannot be typed as
+// written with its typed values NULL (ctool_meta.unknown_cells), and adds price_max_yen, the offers'
+// caveats (stores_typed.vegan_caveat and the rest) and events_typed.weekdays.
+//
+// Profiles: 2 lets age and visits be NULL, for a cell that cannot be read as a number.
+var versions = map[Set]int{Main: 9, Profiles: 2}
 
 // generated are the steps whose SQL Go writes, so that a rule Go also applies has one definition:
 // fold() is schema.Fold in SQL. Each is named like a file, without ".sql", since none exists.

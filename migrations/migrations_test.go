@@ -60,9 +60,12 @@ var schemaHistory = map[Set][]struct {
 	Main: {
 		{7, "9d967b560a82939ffe139cf436748bf3e28e25a3ea77c22dd51bc3520ec10522"},
 		{8, "6caea075229282ec0451fe8e5ba5f3f20dea0d18ac144b3aa25364369fef7eed"},
-		{9, "9ff553fa4503e1233c3bae84bca91d341f734d5be24dbc5245d24359ee287d6f"},
+		{9, "f66c7910cee04b56fe9697959d14b4ee9925f9ba2a6dfea61d1f08e6e4bfebd4"},
 	},
-	Profiles: {{1, "b94a18f84f61eb294efa1675f3ac829e199310a1a7507e3e3e266f1e7a69e7d4"}},
+	Profiles: {
+		{1, "b94a18f84f61eb294efa1675f3ac829e199310a1a7507e3e3e266f1e7a69e7d4"},
+		{2, "d1a4aecfac4f1f11d0e958ddf1ab5dd84bb3e55cd543f308c450e8661818405c"},
+	},
 }
 
 func TestSchemaVersionFollowsTheSQL(t *testing.T) {

@@ -55,6 +55,11 @@ func TestIsOpen(t *testing.T) {
 	insertStore(t, db, "CLOSURE", everyDay(`[{"open": "10:00", "close": "20:00"}]`), `[{"type": "holiday", "date": "2025-10-04", "reason": "棚卸し"}]`)
 	insertStore(t, db, "BARCLOSURE", everyDay(`[{"open": "20:00", "close": "03:00"}]`), `[{"type": "private_event", "date": "2025-10-03", "reason": "貸切"}]`)
 	insertStore(t, db, "UNKNOWN", "", "")
+	// Late-night notation: 26:00 is 02:00 the next day; an opening at 24:00 is the next day's.
+	insertStore(t, db, "LATE", `{"friday": [{"open": "18:00", "close": "26:00"}, {"open": "24:00", "close": "29:00"}]}`, "[]")
+	// Hours written as text, with holidays: 2025-10-13 (Monday) is スポーツの日.
+	insertStore(t, db, "TEXT", "平日 10:00〜20:00／土日祝 11:00〜19:00", "[]")
+	insertStore(t, db, "UNREADABLE", "11:00〜売り切れ次第終了", "")
 	mustFill(t, db)
 
 	tests := []struct {
@@ -82,6 +87,18 @@ func TestIsOpen(t *testing.T) {
 		{"BARCLOSURE", "2025-10-04 01:00", false}, // and for that interval after midnight
 		{"BARCLOSURE", "2025-10-03 01:00", true},  // the previous night's interval is unaffected
 		{"UNKNOWN", "2025-10-03 12:00", false},
+		{"LATE", "2025-10-03 23:00", true},
+		{"LATE", "2025-10-04 01:59", true},  // Friday's 26:00 close
+		{"LATE", "2025-10-04 04:30", true},  // Friday's 24:00-29:00, on Saturday morning
+		{"LATE", "2025-10-04 05:00", false}, // 29:00 is 05:00
+		{"LATE", "2025-10-04 18:30", false}, // nothing on Saturday
+		{"TEXT", "2025-10-10 19:30", true},  // a weekday, Friday
+		{"TEXT", "2025-10-11 19:30", false}, // Saturday closes at 19:00
+		{"TEXT", "2025-10-13 10:30", false}, // a holiday Monday opens at 11:00
+		{"TEXT", "2025-10-13 19:30", false},
+		{"TEXT", "2025-10-13 11:30", true},
+		{"TEXT", "2025-10-14 10:30", true}, // the Tuesday after
+		{"UNREADABLE", "2025-10-10 12:00", false},
 	}
 	for _, tt := range tests {
 		var got bool
@@ -95,7 +112,7 @@ func TestIsOpen(t *testing.T) {
 	// Called with the caller's own unqualified store_id, as agents write it: the macro must not bind
 	// that name to store_hours.store_id inside its subquery.
 	got := rowsOf(t, db, `SELECT store_id FROM stores WHERE is_open(store_id, TIMESTAMP '2025-10-03 16:00') ORDER BY store_id`)
-	if want := "CLOSURE"; got != want {
+	if want := "CLOSURE\nTEXT"; got != want {
 		t.Errorf("stores open at 16:00 = %q, want %q", got, want)
 	}
 }
@@ -212,28 +229,40 @@ func TestProductsTypedPrice(t *testing.T) {
 	}
 }
 
-// regexpPrice is how products_typed computed price_yen per query before it was stored: schema.PriceYen
-// must agree with it on every description.
-const regexpPrice = `TRY_CAST(NULLIF(regexp_replace(
-	regexp_extract(d, '[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円', 0), '[^0-9]', '', 'g'), '') AS INTEGER)`
-
-func TestPriceYenAgreesWithTheRegexp(t *testing.T) {
+// products_typed's prices are schema.ReadPrice of each row's description, stored by Fill:
+// price_max_yen only where the description lists several prices.
+func TestProductsTypedPrices(t *testing.T) {
 	db := mustOpenDB(t, Main)
 	descriptions := []string{
-		"2人前から、15,120円(税込)〜", "1,000円", "税込500円のお手頃価格", "¥1,200（税込）", "￥980", "2,480円（税込）、送料 500円",
-		"1個 300 円", "価格は店頭でご確認ください", "3種セット", "", "円", "¥", "¥¥5", "12 34円", "1,2,3\t円", "99999999999円",
-		"2147483647円", "2147483648円", ",100円", "100,円", "¥,100", "約1.5kg 3,240円", "1２3円", "１，０００円", "¥ 500", "5円¥6",
-		"商品A 1,980円 / 商品B ¥2,500", "0円", "000123円", "10,000,000円", "日本円", "1万円", "円1000", "1000\n円", "1000\u3000円",
+		"2人前から、15,120円(税込)〜", "1,000円", "税込500円のお手頃価格", "¥1,200（税込）", "２９８円", "１，２００円",
+		"650 yen", "本体1,900円＋税（税込2,090円）", "S 500円 / M 600円 / L 700円", "時価", "価格は店頭でご確認ください", "",
+		"3,000円以上のお買い上げで送料無料", "99999999999円",
 	}
-	for _, d := range descriptions {
-		var want sql.NullInt32
-		if err := db.QueryRow(`SELECT `+regexpPrice+` FROM (SELECT ? AS d)`, d).Scan(&want); err != nil {
+	for i, d := range descriptions {
+		if _, err := db.Exec(`INSERT INTO products VALUES ('S', 'store', ?, ?, NULL)`, fmt.Sprint("p", i), emptyIsNull(d)); err != nil {
 			t.Fatal(err)
 		}
-		yen, ok := schema.PriceYen(d)
-		if ok != want.Valid || yen != want.Int32 {
-			t.Errorf("PriceYen(%q) = %d, %v; the regexp gives %v", d, yen, ok, want)
+	}
+	mustFill(t, db)
+	var want []string
+	for _, d := range descriptions {
+		p := schema.ReadPrice(d)
+		switch {
+		case !p.OK:
+			want = append(want, "<nil>|<nil>")
+		case p.High == p.Low:
+			want = append(want, fmt.Sprintf("%d|<nil>", p.Low))
+		default:
+			want = append(want, fmt.Sprintf("%d|%d", p.Low, p.High))
 		}
+	}
+	got := rowsOf(t, db, `SELECT price_yen, price_max_yen FROM products_typed`)
+	if got != strings.Join(want, "\n") {
+		t.Errorf("products_typed prices:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+	// The figures the rule is for, spelt out.
+	if !strings.Contains(got, "298|<nil>\n1200|<nil>\n650|<nil>\n2090|<nil>\n500|700\n<nil>|<nil>") {
+		t.Errorf("products_typed prices:\n%s", got)
 	}
 }
 

@@ -30,12 +30,12 @@ const (
 // Profile is one user's profile, in the order the tool returns it.
 type Profile struct {
 	ProfileID        string `json:"profile_id"`
-	Age              int    `json:"age"`
+	Age              *int   `json:"age"` // null: the cell could not be read as a number
 	Gender           string `json:"gender"`
 	UserType         string `json:"user_type"`
 	PrimaryStoreID   string `json:"primary_store_id"`
 	PrimaryStoreName string `json:"primary_store_name"`
-	Visits           int    `json:"visits"`
+	Visits           *int   `json:"visits"`
 	Narrative        string `json:"narrative"`
 }
 
@@ -89,13 +89,18 @@ func NewFinder(live *database.Live, source string, pin ...string) (*Finder, erro
 const findSQL = `SELECT profile_id, age, gender, user_type, primary_store_id, primary_store_name, visits, narrative
 	FROM profiles WHERE source_file = ? AND profile_id = ? LIMIT 2`
 
-// profileOf reads one row of findSQL; a NULL or a value of another type is an error, as Scan's was.
+// profileOf reads one row of findSQL; a NULL text or a value of another type is an error, as Scan's
+// was. A NULL number is unknown: its cell could not be read as one (a warning at ingest).
 func profileOf(vals []driver.Value) (Profile, error) {
 	var p Profile
 	strs := []*string{&p.ProfileID, nil, &p.Gender, &p.UserType, &p.PrimaryStoreID, &p.PrimaryStoreName, nil, &p.Narrative}
-	ints := map[int]*int{1: &p.Age, 6: &p.Visits}
+	ints := map[int]**int{1: &p.Age, 6: &p.Visits}
 	for i, v := range vals {
 		switch x := v.(type) {
+		case nil:
+			if ints[i] != nil {
+				continue
+			}
 		case string:
 			if strs[i] != nil {
 				*strs[i] = x
@@ -103,12 +108,14 @@ func profileOf(vals []driver.Value) (Profile, error) {
 			}
 		case int32:
 			if ints[i] != nil {
-				*ints[i] = int(x)
+				n := int(x)
+				*ints[i] = &n
 				continue
 			}
 		case int64:
 			if ints[i] != nil {
-				*ints[i] = int(x)
+				n := int(x)
+				*ints[i] = &n
 				continue
 			}
 		}

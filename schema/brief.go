@@ -12,7 +12,7 @@ import (
 // What every tool shares is said once, in SharedRules.
 
 // maxBriefExamples is how many examples a brief shows: those on the typed views.
-const maxBriefExamples = 4
+const maxBriefExamples = 3
 
 // ResourceURI is the MCP resource holding a dataset's full description.
 func ResourceURI(d *Dataset) string { return "ctool://schema/" + d.Name }
@@ -73,7 +73,14 @@ func Brief(d *Dataset, v Vocabulary, full string) string {
 		}
 		cols = append(cols, s)
 	}
-	fmt.Fprintf(&b, "- %s（別名 '%s'）: CSV のテキストそのまま、空は NULL: %s\n", d.Table, strings.Join(d.Aliases, "', '"), strings.Join(cols, ", "))
+	// The brief names the aliases without the input/ ones, which the full help lists: the same files.
+	var aliases []string
+	for _, a := range d.Aliases {
+		if !strings.HasPrefix(a, "input/") {
+			aliases = append(aliases, a)
+		}
+	}
+	fmt.Fprintf(&b, "- %s（別名 '%s'）: CSV のテキストそのまま、空は NULL: %s\n", d.Table, strings.Join(aliases, "', '"), strings.Join(cols, ", "))
 	for _, view := range d.Views {
 		var vc []string
 		for _, c := range view.Columns {

@@ -61,7 +61,7 @@ var pricePhrases = []struct {
 		"お得", "玉", "札", "硬貨", "ショップ", "or more", "worth", "off", "discount", "cashback", "coupon",
 		"coupons", "voucher", "vouchers", "points", "value", "spent"}},
 	{pcCondAfter, 6, []string{"引き", "引", "割引", "値引", "値引き", "お値引き", "オフ", "還元",
-		"キャッシュバック", "クーポン", "券", "安い"}},
+		"キャッシュバック", "クーポン", "安い"}},
 	{pcCondBefore, 24, []string{"送料", "送料は", "配送料", "手数料", "容器代", "袋代", "レジ袋", "チャージ",
 		"席料", "お通し", "サービス料", "デポジット", "保証金", "postage", "handling", "cover charge",
 		"service charge", "table charge"}},

@@ -23,9 +23,12 @@ func newIngestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
 		Usage:     "validate the CSV files and build the database from them, all or nothing",
-		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N] [--max-file-size SIZE]",
-		Description: "Validates exactly as 'ctool validate'. On any problem it prints the report on stderr, exits 1 and\n" +
-			"leaves the existing database untouched. Otherwise it builds new database files beside PATH and renames\n" +
+		UsageText: "ctool ingest [--input DIR] [--db PATH] [--max-errors N] [--max-file-size SIZE] [--strict]",
+		Description: "Validates exactly as 'ctool validate'. On any error it prints the report on stderr, exits 1 and\n" +
+			"leaves the existing database untouched. Warnings are printed on stderr and the build goes on: a cell\n" +
+			"that cannot be typed (a bad date, number, flag, JSON value, or hours text the hours rule cannot\n" +
+			"read) stays as written and its typed value is unknown (NULL); 'ctool status' counts such cells.\n" +
+			"--strict makes every warning an error. Otherwise it builds new database files beside PATH and renames\n" +
 			"them into place: readers of the old files keep working, and a build killed at any moment leaves the\n" +
 			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens. A PATH\n" +
 			"that is a symbolic link is refused: give the database file's own path." +
@@ -35,13 +38,14 @@ func newIngestCommand(e *env) *cli.Command {
 			dbFlag(),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems"},
 			maxFileSizeFlag(),
+			strictFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
 			opts := &ingestOptions{out: e.stdout, errOut: e.stderr, input: c.String("input"), db: e.dbPath(c),
-				ingest: ingest.Options{MaxErrors: c.Int("max-errors")}}
+				ingest: ingest.Options{MaxErrors: c.Int("max-errors"), Strict: c.Bool("strict")}}
 			var err error
 			if opts.ingest.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err

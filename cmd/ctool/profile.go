@@ -71,9 +71,9 @@ func runProfile(ctx context.Context, opts *profileOptions) error {
 	}
 	t := textout.Table(out, tablewriter.WithRowAutoWrap(tw.WrapNone))
 	t.Header("field", "value")
-	for _, row := range [][]string{{"profile_id", p.ProfileID}, {"age", fmt.Sprint(p.Age)}, {"gender", p.Gender},
+	for _, row := range [][]string{{"profile_id", p.ProfileID}, {"age", orUnknown(p.Age)}, {"gender", p.Gender},
 		{"user_type", p.UserType}, {"primary_store_id", p.PrimaryStoreID}, {"primary_store_name", p.PrimaryStoreName},
-		{"visits", fmt.Sprint(p.Visits)}} {
+		{"visits", orUnknown(p.Visits)}} {
 		t.Append(row)
 	}
 	if err := t.Render(); err != nil {
@@ -81,4 +81,12 @@ func runProfile(ctx context.Context, opts *profileOptions) error {
 	}
 	_, err = fmt.Fprintf(out, "narrative:\n%s\n", p.Narrative)
 	return err
+}
+
+// orUnknown is a number of a profile, or "unknown" where its cell could not be read as one.
+func orUnknown(n *int) string {
+	if n == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*n)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/azabudai/ctool"
@@ -74,6 +75,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		if err := t.Render(); err != nil {
 			return err
 		}
+		if err := writeUnknown(w, st.Unknown); err != nil {
+			return err
+		}
 	}
 	if opts.check && !st.Current() {
 		return answered{ctool.Errorf(ctool.KindStale, "the database is out of date").WithHint("ctool ingest")}
@@ -121,4 +125,31 @@ func ago(d time.Duration) string {
 	default:
 		return plural(int(d/(24*time.Hour)), "day")
 	}
+}
+
+// writeUnknown lists the cells the build could not type, by column, with the first lines they are on.
+func writeUnknown(w io.Writer, unknown []ingest.UnknownColumn) error {
+	var cells int64
+	for _, u := range unknown {
+		cells += u.Cells
+	}
+	if cells == 0 {
+		fmt.Fprintln(w, "unknown:   none (every cell was typed)")
+		return nil
+	}
+	fmt.Fprintf(w, "unknown:   %d %s kept as written, typed values NULL (ctool validate shows why)\n", cells, textout.Plural(int(cells), "cell", "cells"))
+	t := textout.Table(w)
+	t.Header("dataset", "file", "column", "rule", "cells", "lines")
+	for _, u := range unknown {
+		lines := make([]string, len(u.Lines))
+		for i, l := range u.Lines {
+			lines[i] = fmt.Sprint(l)
+		}
+		more := ""
+		if int64(len(u.Lines)) < u.Cells {
+			more = ", …"
+		}
+		t.Append(u.Dataset, escape.Visible(u.File), u.Column, u.Rule, fmt.Sprint(u.Cells), strings.Join(lines, ", ")+more)
+	}
+	return t.Render()
 }

@@ -30,7 +30,9 @@ func newValidateCommand(e *env) *cli.Command {
 			"rows (removed), and a store_id that products or profiles still name may not disappear\n" +
 			"(still-referenced); events must include one that ends today or later in Tokyo (upcoming: a\n" +
 			"warning, an error with --strict). An event's venue that reads like a store must name one of the\n" +
-			"stores file (venue: a warning, an error with --strict). Warnings are reported and exit 0.\n" +
+			"stores file (venue: a warning, an error with --strict). A cell that cannot be typed (type, format\n" +
+			"of a date, enum, json, schema, hours) is a warning, an error with --strict: ingest keeps it as\n" +
+			"written and its typed value unknown. Warnings are reported and exit 0.\n" +
 			"--against names the previous build, a built database or another input directory; the report then\n" +
 			"also says, per dataset by its key, which rows were added, removed or changed (with the columns that\n" +
 			"changed) and which columns were added or removed. Profiles are personal data: counts only.\n" +
@@ -47,7 +49,7 @@ func newValidateCommand(e *env) *cli.Command {
 			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
 			&cli.StringFlag{Name: "max-removed", Value: fmt.Sprintf("%g%%", schema.DefaultMaxRemoved*100), Usage: "with --against, the share of a dataset's rows that may be removed (`PCT`, e.g. 25%)"},
-			&cli.BoolFlag{Name: "strict", Usage: "make warnings (no upcoming events, a venue that names no store) errors"},
+			strictFlag(),
 			// Tests fix "today" (also CTOOL_TODAY): the contracts must not depend on the real date there.
 			&cli.StringFlag{Name: "today", Hidden: true},
 		},
@@ -77,7 +79,7 @@ func newValidateCommand(e *env) *cli.Command {
 				}
 			}
 			opts := &validateOptions{out: e.stdout, errOut: e.stderr, input: input, format: format,
-				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: ingest.Options{MaxErrors: maxErrors, Contracts: &ingest.Contracts{
+				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: ingest.Options{MaxErrors: maxErrors, Strict: c.Bool("strict"), Contracts: &ingest.Contracts{
 					Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}}
 			if opts.check.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
@@ -180,4 +182,9 @@ func ruleWords() string {
 		width += len(w)
 	}
 	return b.String()
+}
+
+// strictFlag is validate's and ingest's --strict: they agree on what is a warning.
+func strictFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "strict", Usage: "make warnings errors (cells that cannot be typed, no upcoming events, a venue that names no store)"}
 }

@@ -15,6 +15,18 @@ CREATE TABLE ctool_meta.sources (
     PRIMARY KEY (dataset, source_file)
 );
 
+-- The cells validation could not type (a warning unless --strict): each stays as written in its table,
+-- and its typed value is NULL, unknown. row_index is the row's place in its table, from 0; ctool status
+-- counts them.
+CREATE TABLE ctool_meta.unknown_cells (
+    dataset     VARCHAR NOT NULL,
+    source_file VARCHAR NOT NULL,
+    line        BIGINT NOT NULL,
+    column_name VARCHAR NOT NULL,
+    rule        VARCHAR NOT NULL,
+    row_index   BIGINT NOT NULL
+);
+
 CREATE TABLE ctool_meta.build (
     key   VARCHAR PRIMARY KEY,
     value VARCHAR NOT NULL
