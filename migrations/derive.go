@@ -39,8 +39,11 @@ type UnknownCell struct {
 }
 
 // Price is what a products row's description says it costs: price_yen and price_max_yen, NoPrice
-// where the description gives none (NULL).
-type Price struct{ Low, High int32 }
+// where the description gives none (NULL), and whether it holds a price the rule could not read.
+type Price struct {
+	Low, High int32
+	Unread    bool
+}
 
 // NoPrice marks a price the description does not give.
 const NoPrice int32 = -1
@@ -69,7 +72,7 @@ func fillComputed(ctx context.Context, conn *sql.Conn, given Given) error {
 		return yen
 	}
 	if err := appendRows(ctx, conn, "product_prices", len(prices), func(i int) []driver.Value {
-		return []driver.Value{orNull(prices[i].Low), orNull(prices[i].High)}
+		return []driver.Value{orNull(prices[i].Low), orNull(prices[i].High), prices[i].Unread}
 	}); err != nil {
 		return err
 	}
@@ -224,11 +227,11 @@ func PriceOf(description string) Price {
 	p := schema.ReadPrice(description)
 	switch {
 	case !p.OK:
-		return Price{NoPrice, NoPrice}
+		return Price{NoPrice, NoPrice, p.Unread}
 	case p.High == p.Low:
-		return Price{p.Low, NoPrice}
+		return Price{p.Low, NoPrice, p.Unread}
 	}
-	return Price{p.Low, p.High}
+	return Price{p.Low, p.High, p.Unread}
 }
 
 // appendRows appends n rows to a table of ctool_derive through DuckDB's appender.

@@ -60,7 +60,7 @@ var schemaHistory = map[Set][]struct {
 	Main: {
 		{7, "9d967b560a82939ffe139cf436748bf3e28e25a3ea77c22dd51bc3520ec10522"},
 		{8, "6caea075229282ec0451fe8e5ba5f3f20dea0d18ac144b3aa25364369fef7eed"},
-		{9, "f66c7910cee04b56fe9697959d14b4ee9925f9ba2a6dfea61d1f08e6e4bfebd4"},
+		{9, "08c22364ca0bf3b279c86069d30e80854930b1fa8eedb754c636b7548d1053b9"},
 	},
 	Profiles: {
 		{1, "b94a18f84f61eb294efa1675f3ac829e199310a1a7507e3e3e266f1e7a69e7d4"},

@@ -101,7 +101,8 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			var offers []hint.Hint
 			if res, offers, ok = e.byShape(ctx, conn, key, d, shaped); ok {
 				q := hint.Query{Text: sqlText, Dataset: d}
-				res.Note = hint.Render(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, e.hints.For(build), &q)...))
+				cache := e.hints.For(build)
+				res.Note = hint.Render(append(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...), hint.PriceNotes(ctx, conn, cache, &q)...))
 				res.Build = build
 				return nil
 			}
@@ -132,7 +133,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res, offers)
 		}
-		res.Note = hint.Render(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...))
+		res.Note = hint.Render(append(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...), hint.PriceNotes(ctx, conn, cache, &q)...))
 		res.Build = build
 		return nil
 	})
