@@ -260,7 +260,8 @@ func sqlType(t string) guard.SQL {
 
 // csvWriter is encoding/csv's writer. For Excel the file starts with a byte-order mark (Excel reads
 // UTF-8 without one as the system's code page: mojibake on Japanese Windows), lines end in CRLF, and
-// a cell a spreadsheet would take for a formula (=, +, -, @, a tab or a carriage return first) gets
+// a cell a spreadsheet would take for a formula (=, +, -, @, a tab, a carriage return or a line feed
+// first: Excel drops a leading line break and reads what follows) gets
 // a leading apostrophe, which Excel shows as text and does not display. The plain CSV keeps every
 // cell exactly as the build holds it.
 type csvWriter struct {
@@ -289,7 +290,7 @@ func newCSV(excel bool) func(io.Writer, []column) rowWriter {
 func (c *csvWriter) write(vals []any) error {
 	for i, v := range vals {
 		s := valueText(v, c.cols[i].Type)
-		if c.excel && s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		if c.excel && s != "" && strings.ContainsRune("=+-@\t\r\n", rune(s[0])) {
 			s = "'" + s
 		}
 		c.rec[i] = s

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -128,6 +129,31 @@ func TestExportForExcel(t *testing.T) {
 	plain := exportRows(t, s, "/products.csv?q="+url.QueryEscape("HYPERLINK"))
 	if len(plain) != 2 || !slices.Contains(plain[1], `=HYPERLINK("http://evil.example")`) {
 		t.Errorf("the plain CSV changed the cell: %q", plain)
+	}
+}
+
+// A cell starting with a line break or a tab then a formula is quoted too: Excel drops the break.
+func TestExcelQuotesBreakThenFormula(t *testing.T) {
+	var b bytes.Buffer
+	w := newCSV(true)(&b, []column{{Name: "c", Type: "VARCHAR"}})
+	for _, cell := range []string{"\n=1+1", "\r\n=1+1", "\t=1+1", "plain"} {
+		if err := w.write([]any{cell}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b.Bytes(), []byte("\ufeff")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows[1:] {
+		got = append(got, r[0])
+	}
+	if want := []string{"'\n=1+1", "'\n=1+1", "'\t=1+1", "plain"}; !slices.Equal(got, want) {
+		t.Errorf("cells %q, want %q", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -51,6 +53,31 @@ func parquetType(t string) string {
 	return "VARCHAR"
 }
 
+// parquetDirPrefix starts the name of an export's temporary directory, then the console's pid: one
+// left by a console killed during an export is removed at the next console's start
+// (RemoveStaleParquetDirs).
+const parquetDirPrefix = "ctool-parquet-"
+
+// RemoveStaleParquetDirs removes the export directories of consoles no longer running, and those of
+// the older naming without a pid once a day old. It returns how many it removed.
+func RemoveStaleParquetDirs() int {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), parquetDirPrefix+"*"))
+	removed := 0
+	for _, dir := range dirs {
+		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(dir), parquetDirPrefix), "-")
+		stale := false
+		if pid, err := strconv.Atoi(pidText); err == nil && pid > 0 {
+			stale = pid != os.Getpid() && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+		} else if info, err := os.Stat(dir); err == nil {
+			stale = time.Since(info.ModTime()) > 24*time.Hour
+		}
+		if stale && os.RemoveAll(dir) == nil {
+			removed++
+		}
+	}
+	return removed
+}
+
 func newParquet(w io.Writer, cols []column) rowWriter {
 	p := &parquetWriter{w: w, cols: cols, row: make([]driver.Value, len(cols))}
 	p.err = p.open()
@@ -58,7 +85,7 @@ func newParquet(w io.Writer, cols []column) rowWriter {
 }
 
 func (p *parquetWriter) open() error {
-	dir, err := os.MkdirTemp("", "ctool-parquet-")
+	dir, err := os.MkdirTemp("", parquetDirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return fmt.Errorf("parquet: %w", err)
 	}

@@ -2,15 +2,18 @@ package console
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/azabudai/ctool/schema"
 )
@@ -55,6 +58,8 @@ func TestHostileRequests(t *testing.T) {
 		{"another host (DNS rebinding)", "GET", "/", []string{"Host", "evil.example"}, 403},
 		{"a script on another site", "GET", "/stores.jsonl", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "cors"}, 403},
 		{"a link from another site", "GET", "/stores", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate"}, 200},
+		{"a link from another site to an export", "GET", "/stores.csv", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate"}, 403},
+		{"a link from another site to a changes export", "GET", "/changes/stores.csv", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate"}, 403},
 		{"a write", "POST", "/stores", nil, 405},
 		{"a delete", "DELETE", "/", nil, 405},
 	} {
@@ -99,6 +104,15 @@ func TestIdentityHeader(t *testing.T) {
 	res := get(t, s, "/", "X-Forwarded-Email", "ops@example.com")
 	if page := body(t, res); res.StatusCode != 200 || !strings.Contains(page, "ops@example.com") {
 		t.Errorf("with the header: %s", res.Status)
+	}
+	// Two values: a client added its own beside the proxy's, and neither is trusted.
+	req := httptest.NewRequest("GET", "http://127.0.0.1:8780/", nil)
+	req.Header.Add("X-Forwarded-Email", "ops@example.com")
+	req.Header.Add("X-Forwarded-Email", "admin@example.com")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("with two headers: %d", rec.Code)
 	}
 	// Without the flag no header is trusted.
 	plain := newServer(t, Config{DB: f.sample})
@@ -215,6 +229,39 @@ func TestNotAnAgentTool(t *testing.T) {
 	for _, tool := range schema.Manifest() {
 		if strings.Contains(tool.Name, "console") {
 			t.Errorf("the console is in the agent tools: %s", tool.Name)
+		}
+	}
+}
+
+// An export directory left by a console killed during a Parquet export is removed at the next start;
+// one of a running console is not.
+func TestRemoveStaleParquetDirs(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(name string) string {
+		dir := filepath.Join(tmp, name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	stale := mk(fmt.Sprintf("ctool-parquet-%d-123", dead.Process.Pid))
+	mine := mk(fmt.Sprintf("ctool-parquet-%d-456", os.Getpid()))
+	running := mk("ctool-parquet-1-789") // pid 1 is always running
+	old := mk("ctool-parquet-789012")    // the naming without a pid, a day old
+	if err := os.Chtimes(old, time.Now().Add(-25*time.Hour), time.Now().Add(-25*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if n := RemoveStaleParquetDirs(); n != 2 {
+		t.Errorf("removed %d, want 2", n)
+	}
+	for dir, want := range map[string]bool{stale: false, mine: true, running: true, old: false} {
+		if _, err := os.Stat(dir); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", filepath.Base(dir), err == nil, want)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,6 +67,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if n := RemoveStaleParquetDirs(); n > 0 {
+		cfg.Log.Info("removed stale export directories", "count", n)
 	}
 	s := &Server{cfg: cfg, live: database.NewLive(cfg.DB)}
 	var err error
@@ -128,12 +132,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: this console answers only requests to a loopback host", http.StatusForbidden)
 		return
 	}
-	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" && r.Header.Get("Sec-Fetch-Mode") != "navigate" {
+	// A link from another site may open a page, never start a download: an export is data leaving.
+	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" && (r.Header.Get("Sec-Fetch-Mode") != "navigate" || isExport(r.URL.Path)) {
 		http.Error(w, "Forbidden: cross-site request", http.StatusForbidden)
 		return
 	}
 	user := ""
 	if s.cfg.IdentityHeader != "" {
+		// Two values mean a client sent its own beside the proxy's: neither can be trusted.
+		if len(r.Header.Values(s.cfg.IdentityHeader)) > 1 {
+			http.Error(w, "Forbidden: more than one "+s.cfg.IdentityHeader+" header", http.StatusForbidden)
+			return
+		}
 		user = r.Header.Get(s.cfg.IdentityHeader)
 		if user == "" {
 			http.Error(w, "Forbidden: no "+s.cfg.IdentityHeader+" header (the console expects its authenticating proxy)", http.StatusForbidden)
@@ -148,6 +158,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		attrs = append(attrs, "user", user)
 	}
 	s.cfg.Log.Info("request", attrs...)
+}
+
+// isExport reports whether a path names a file to download (a list or changes export: /stores.csv),
+// as opposed to a page or a static asset.
+func isExport(path string) bool {
+	if strings.HasPrefix(path, "/static/") {
+		return false
+	}
+	return strings.Contains(path[strings.LastIndexByte(path, '/')+1:], ".")
 }
 
 type userKey struct{}
