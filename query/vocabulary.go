@@ -21,7 +21,7 @@ func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 				src = guard.Format("SELECT CAST(unnest(%s) AS VARCHAR) AS v FROM %s", col, rel)
 			}
 			// COLLATE C: every stored spelling, sorted by bytes (a NOCASE DISTINCT would keep one of them).
-			values, err := cache.Values(ctx, conn, guard.Format("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT 31", src))
+			values, err := cache.Values(ctx, conn, guard.Format("SELECT DISTINCT v COLLATE C AS v FROM (%s) WHERE v IS NOT NULL ORDER BY 1 LIMIT %s", src, guard.Int(schema.MaxListed+1)))
 			if err != nil {
 				return failure(ctx, err)
 			}

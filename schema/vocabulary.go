@@ -2,9 +2,10 @@ package schema
 
 import "strings"
 
-// maxListed is the most values a description lists for one label column; more are cut with "…"
-// (never a count: descriptions say nothing that changes with the data's size).
-const maxListed = 30
+// MaxListed is the most values a description lists for one label column; more are cut with "…"
+// (never a count: descriptions say nothing that changes with the data's size). A reader of the values
+// reads one more, to know there are more.
+const MaxListed = 30
 
 // Vocabulary holds what descriptions show of a built database: the values each label column has,
 // keyed by VocabKey, and one row of each table as its columns' examples, keyed by ExampleKey. A nil
@@ -45,8 +46,8 @@ func labelDocs(d *Dataset, v Vocabulary) []LabelDoc {
 			if got, ok := v[VocabKey(relation, column)]; ok {
 				values = got
 			}
-			if len(values) > maxListed {
-				values = append(append([]string{}, values[:maxListed]...), "…")
+			if len(values) > MaxListed {
+				values = append(append([]string{}, values[:MaxListed]...), "…")
 			}
 			out = append(out, LabelDoc{Column: column, Relations: []string{}, Values: append([]string{}, values...)})
 			i = len(out) - 1

@@ -16,8 +16,15 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// testToday, set only in test builds (today_test.go), fixes the contracts' "today": a test's result
+// must not depend on the real date. A shipped ctool always uses the date in Tokyo.
+var testToday func(c *cli.Context, getenv func(string) string) string
+
+// testFlags are the validate flags only test builds have (today_test.go).
+var testFlags []cli.Flag
+
 func newValidateCommand(e *env) *cli.Command {
-	return &cli.Command{
+	cmd := &cli.Command{
 		Name:  "validate",
 		Usage: "check the CSV files in the input directory without building anything (for CI)",
 		UsageText: "ctool validate [--input DIR] [--format " + bar(ingest.Formats) + "] [--max-errors N]\n" +
@@ -50,8 +57,6 @@ func newValidateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
 			&cli.StringFlag{Name: "max-removed", Value: fmt.Sprintf("%g%%", schema.DefaultMaxRemoved*100), Usage: "with --against, the share of a dataset's rows that may be removed (`PCT`, e.g. 25%)"},
 			strictFlag(),
-			// Tests fix "today" (also CTOOL_TODAY): the contracts must not depend on the real date there.
-			&cli.StringFlag{Name: "today", Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
 			input, maxErrors := c.String("input"), c.Int("max-errors")
@@ -69,9 +74,9 @@ func newValidateCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			today := c.String("today")
-			if today == "" {
-				today = e.getenv("CTOOL_TODAY")
+			var today string
+			if testToday != nil {
+				today = testToday(c, e.getenv)
 			}
 			if today != "" {
 				if _, err := time.Parse(time.DateOnly, today); err != nil {
@@ -90,6 +95,8 @@ func newValidateCommand(e *env) *cli.Command {
 			return missingInput(c, runValidate(opts))
 		},
 	}
+	cmd.Flags = append(cmd.Flags, testFlags...)
+	return cmd
 }
 
 // validateOptions is a `ctool validate` command line, checked.
