@@ -297,3 +297,32 @@ func TestChangesAgainstDirectory(t *testing.T) {
 		t.Error("the changes page names the profiles")
 	}
 }
+
+// A product whose description states a price the rule cannot read (時価) is marked where its NULL
+// price_yen shows, in the list and on its record: NULL there is not "no price".
+func TestUnreadPriceMarked(t *testing.T) {
+	f := builds(t)
+	dir := filepath.Join(t.TempDir(), "in")
+	ingesttest.CopyDir(t, f.input, dir, func(name string, b []byte) []byte {
+		if name == "filtered_product_data.csv" {
+			return bytes.Replace(b, []byte("2人前から、15,120円(税込)〜"), []byte("2人前から、価格は時価"), 1)
+		}
+		return b
+	})
+	db := filepath.Join(t.TempDir(), "ctool.duckdb")
+	rebuild(t, dir, db)
+	s := newServer(t, Config{DB: db})
+	const mark = `<span class="null unread"`
+	list := body(t, get(t, s, "/products?q="+url.QueryEscape("天然本鮪")))
+	if strings.Count(list, mark) != 1 {
+		t.Errorf("the list marks %d prices, want 1", strings.Count(list, mark))
+	}
+	record := body(t, get(t, s, "/products/record?product_name="+url.QueryEscape("手巻き寿司セット 天然本鮪入り")+"&store_id=STR-0001"))
+	if !strings.Contains(record, mark) {
+		t.Error("the record does not mark the price")
+	}
+	// A price the rule reads is not marked.
+	if page := body(t, get(t, s, "/products?q="+url.QueryEscape("クロワッサン"))); strings.Contains(page, mark) {
+		t.Error("a read price is marked")
+	}
+}

@@ -47,6 +47,9 @@ type cell struct {
 	List  []string
 	Link  string       // a record the value names (a product's store)
 	Facet template.URL // the query that filters the list to this value
+	// Unread marks a NULL price_yen whose description states a price the price rule could not read
+	// (時価, 店頭にて): NULL there is not "no price".
+	Unread bool
 }
 
 // facet is one facet column's counts.
@@ -201,6 +204,7 @@ func (t *table) listRow(vals []any, params url.Values) listRow {
 			continue
 		}
 		ce := makeCell(c, vals[i])
+		ce.Unread = t.unreadPrice(c, ce, byName)
 		if c.Facet && !c.List && !ce.Null {
 			ce.Facet = template.URL(withParam(params, c.Name, ce.Text))
 		}
@@ -221,6 +225,16 @@ func (t *table) recordQuery(byName map[string]any) string {
 		v.Set(k, valueText(byName[k], "VARCHAR"))
 	}
 	return "/" + t.D.Name + "/record?" + v.Encode()
+}
+
+// unreadPrice reports whether a products row's NULL price_yen stands for a price its description
+// states but the price rule (schema.ReadPrice, as at ingest) could not read.
+func (t *table) unreadPrice(c column, ce cell, byName map[string]any) bool {
+	if t.D.Name != "products" || c.Name != "price_yen" || !ce.Null {
+		return false
+	}
+	d, ok := byName["product_description"].(string)
+	return ok && schema.ReadPrice(d).Unread
 }
 
 // makeCell is one value of column c as a page shows it.

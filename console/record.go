@@ -166,6 +166,7 @@ func (s *Server) readRecord(ctx context.Context, c *guard.Conn, t *table, vals [
 			continue
 		}
 		f := field{Col: col, Cell: makeCell(col, vals[i])}
+		f.Cell.Unread = t.unreadPrice(col, f.Cell, byName) // the description comes before the price
 		if col.JSON && !f.Cell.Null {
 			if n, err := parseJSON(f.Cell.Text); err == nil {
 				f.JSON = n
