@@ -95,6 +95,40 @@ func (p *pass) named(k int) bool {
 	return false
 }
 
+// otherParts are the AND parts of the top SELECT but the one condition i is written in (through AND
+// and OR alone): a row the query could find with another value in the condition's place matches them
+// all. None when the condition is not written there, as in a subquery.
+func (p *pass) otherParts(i int) []int {
+	for k, part := range p.parts {
+		if !leafOf(part, p.conds[i].node) {
+			continue
+		}
+		var out []int
+		for j := range p.parts {
+			if j != k {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// leafOf reports whether node is e, or one of the expressions its ANDs and ORs join.
+func leafOf(e, node guard.Expr) bool {
+	if e.Contains(node) && node.Contains(e) { // the same node
+		return true
+	}
+	if op := e.Op(); op == guard.OpAnd || op == guard.OpOr {
+		for _, a := range e.Args() {
+			if leafOf(a, node) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // count is how many rows of the query's FROM match all the AND parts of set; ok is false when DuckDB
 // could not count them. The first count asks for all of them (counts.go).
 func (p *pass) count(set ...int) (int64, bool) {
