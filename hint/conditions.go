@@ -55,20 +55,25 @@ func (c condition) where() (guard.SQL, []any) {
 }
 
 // collectConditions finds the conditions of every SELECT in the statement, each resolved to a public
-// relation's column. CTE names shadow relations, so a table named like a CTE is never read.
-func collectConditions(stmt map[string]any) []condition {
+// relation's column, the first maxConditions of them, and how many more there are. CTE names shadow
+// relations, so a table named like a CTE is never read.
+func collectConditions(stmt map[string]any) (conds []condition, more int) {
 	selects, ctes := guard.Selects(stmt)
-	var out []condition
 	seen := map[string]bool{}
 	for _, s := range selects {
 		for _, c := range conditionsOf(s.Where(), scopeOf(s, ctes)) {
-			if !seen[c.text] && len(out) < maxConditions {
-				seen[c.text] = true
-				out = append(out, c)
+			if seen[c.text] {
+				continue
+			}
+			seen[c.text] = true
+			if len(conds) < maxConditions {
+				conds = append(conds, c)
+			} else {
+				more++
 			}
 		}
 	}
-	return out
+	return conds, more
 }
 
 var likeOps = map[string]string{"~~": "LIKE", "~~*": "ILIKE", "~~~": "GLOB", "like": "LIKE", "ilike": "ILIKE", "glob": "GLOB"}

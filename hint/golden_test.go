@@ -41,6 +41,10 @@ var goldenHintQueries = []struct {
 	{schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_name = 'アラビカ'"},
 	{schema.Stores, "SELECT store_name FROM stores WHERE category = 'restaurant' AND store_name = 'アラビカ'"},
 	{schema.Stores, "SELECT store_name FROM stores WHERE category = 'restaurant' AND store_name = '麻布台'"},
+	{schema.Stores, "SELECT store_name FROM stores WHERE (category = 'cafe' OR category = 'bar' OR category = 'retail' OR category = 'service' OR " +
+		"category = 'restaurant' OR pets_allowed = 'TRUE' OR extraction_status = 'success' OR extraction_status = 'error') AND store_name = 'nosuch'"},
+	{schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_name LIKE '%鮨%' AND store_id <> 'a' AND store_id <> 'b' AND " +
+		"store_id <> 'c' AND store_id <> 'd' AND store_id <> 'e' AND store_id <> 'f' AND store_id <> 'g'"},
 	{schema.Stores, "WITH stores AS (SELECT 'x' AS category) SELECT * FROM stores WHERE category = 'カフェ'"},
 	{schema.Stores, "SELECT p.product_name FROM products p JOIN stores s ON s.store_id = p.store_id WHERE s.category = 'Coffee'"},
 	{schema.Stores, "SELECT store_name FROM stores WHERE pets_allowed = 'nosuch' OR category = 'nosuch'"},

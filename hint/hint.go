@@ -91,6 +91,7 @@ var analyzers = []*analyzer{
 	ranges,      // ranges.go: the dates or numbers the build holds, for a part that matches nothing
 	unmatched,   // unmatched.go: a part that matches no row by itself, otherwise unexplained
 	conflict,    // conflict.go: parts that match rows alone but none together
+	leftOut,     // leftout.go: the conditions and parts past what the hints read
 }
 
 // Explain says why q found no rows; nil when there is nothing to say, or when the context ends first.

@@ -17,10 +17,12 @@ type pass struct {
 	cache  *Cache
 	policy guard.Policy
 
-	conds []condition  // every SELECT's conditions on public columns (conditions.go)
-	top   guard.Select // the statement's SELECT, when it is a plain one
-	parts []guard.Expr // its WHERE clause's AND parts; none past maxParts
-	scope []scopeEntry // the public relations its FROM reads
+	conds     []condition  // every SELECT's conditions on public columns (conditions.go), the first maxConditions
+	moreConds int          // how many conditions there are past those
+	top       guard.Select // the statement's SELECT, when it is a plain one
+	parts     []guard.Expr // its WHERE clause's AND parts; none past maxParts
+	allParts  int          // how many AND parts it has, read or not
+	scope     []scopeEntry // the public relations its FROM reads
 
 	alone  []*bool // does each condition match a row by itself (nil: not known)
 	near   map[int]*nearValues
@@ -37,11 +39,13 @@ func newPass(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) (*pas
 	if !ok {
 		return nil, false
 	}
-	p := &pass{ctx: ctx, conn: conn, cache: cache, policy: guard.ForDataset(q.Dataset), conds: collectConditions(stmt),
+	p := &pass{ctx: ctx, conn: conn, cache: cache, policy: guard.ForDataset(q.Dataset),
 		near: map[int]*nearValues{}, ranges: map[int]string{}}
+	p.conds, p.moreConds = collectConditions(stmt)
 	if top, ok := guard.TopSelect(stmt); ok {
 		p.top, p.scope = top, scopeOf(top, top.CTEs())
-		if parts := top.AndParts(); len(parts) <= maxParts {
+		parts := top.AndParts()
+		if p.allParts = len(parts); len(parts) <= maxParts {
 			p.parts = parts
 		}
 	}
