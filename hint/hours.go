@@ -44,8 +44,8 @@ const countUnknown = "SELECT count(*) FROM stores_typed WHERE NOT hours_known"
 // The notes are the remarks on q's answer, with rows or without: an offer tested by its free text
 // alone (OfferNotes, offers.go), and the stores of unknown hours that would pass its other conditions,
 // for a query that reads store_hours or is_open (HoursNotes). Given the same *Query they share one
-// parse. The offer notes depend on the query's columns alone, not its literals, so a caller may keep
-// them for a query shape; the hours notes count the query's own rows.
+// parse. The offer notes depend on the query's column references alone, never its literals, so a
+// caller may keep them for a query shape; the hours notes count the query's own rows, on every call.
 
 // HoursNotes is q's UnknownHours note, if it has one.
 func HoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {

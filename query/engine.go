@@ -100,6 +100,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			var ok bool
 			var offers []hint.Hint
 			if res, offers, ok = e.byShape(ctx, conn, key, d, shaped); ok {
+				// The offer notes are the shape's; the hours note counts this query's own rows.
 				q := hint.Query{Text: sqlText, Dataset: d}
 				res.Note = hint.Render(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, e.hints.For(build), &q)...))
 				res.Build = build
