@@ -16,6 +16,7 @@ const maxConditions = 8
 // condition is one comparison of a public column with constants, as the query wrote it.
 type condition struct {
 	node     guard.Expr // where the query wrote it
+	ref      guard.Expr // what its column's values are read from: the column, outside any wrapper, or the JSON field
 	col      publicColumn
 	op       string // =, IN, LIKE, ILIKE, GLOB, list_contains, list_has_any, json
 	literals []string
@@ -54,20 +55,25 @@ func (c condition) where() (guard.SQL, []any) {
 }
 
 // collectConditions finds the conditions of every SELECT in the statement, each resolved to a public
-// relation's column. CTE names shadow relations, so a table named like a CTE is never read.
-func collectConditions(stmt map[string]any) []condition {
+// relation's column, the first maxConditions of them, and how many more there are. CTE names shadow
+// relations, so a table named like a CTE is never read.
+func collectConditions(stmt map[string]any) (conds []condition, more int) {
 	selects, ctes := guard.Selects(stmt)
-	var out []condition
 	seen := map[string]bool{}
 	for _, s := range selects {
 		for _, c := range conditionsOf(s.Where(), scopeOf(s, ctes)) {
-			if !seen[c.text] && len(out) < maxConditions {
-				seen[c.text] = true
-				out = append(out, c)
+			if seen[c.text] {
+				continue
+			}
+			seen[c.text] = true
+			if len(conds) < maxConditions {
+				conds = append(conds, c)
+			} else {
+				more++
 			}
 		}
 	}
-	return out
+	return conds, more
 }
 
 var likeOps = map[string]string{"~~": "LIKE", "~~*": "ILIKE", "~~~": "GLOB", "like": "LIKE", "ilike": "ILIKE", "glob": "GLOB"}
@@ -106,7 +112,7 @@ func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
 			return nil
 		}
 		if col, ok := resolve(l, scope); ok && !col.list {
-			return []condition{{col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + database.QuoteString(lit)}}
+			return []condition{{ref: unwrapped(l), col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + database.QuoteString(lit)}}
 		}
 		if c, ok := jsonField(l, scope); ok {
 			c.literals = []string{lit}
@@ -125,7 +131,7 @@ func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
 		if !ok {
 			return nil
 		}
-		return []condition{{col: col, op: "IN", literals: lits, text: col.shown() + " IN (" + quoteList(lits) + ")"}}
+		return []condition{{ref: unwrapped(args[0]), col: col, op: "IN", literals: lits, text: col.shown() + " IN (" + quoteList(lits) + ")"}}
 	case guard.OpFunction:
 		return functionCondition(e, scope)
 	}
@@ -143,19 +149,20 @@ func functionCondition(e guard.Expr, scope []scopeEntry) []condition {
 	if !ok {
 		return nil
 	}
+	ref := unwrapped(args[0])
 	if op, ok := likeOps[fn]; ok && !col.list {
 		if lit, ok := args[1].Text(); ok {
-			return []condition{{col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + database.QuoteString(lit)}}
+			return []condition{{ref: ref, col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + database.QuoteString(lit)}}
 		}
 	}
 	switch fn {
 	case "contains":
 		if lit, ok := args[1].Text(); ok && !col.list {
-			return []condition{{col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + database.QuoteString(lit) + ")"}}
+			return []condition{{ref: ref, col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + database.QuoteString(lit) + ")"}}
 		}
 	case "list_contains", "list_has", "array_contains", "array_has":
 		if lit, ok := args[1].Text(); ok && col.list {
-			return []condition{{col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + database.QuoteString(lit) + ")"}}
+			return []condition{{ref: ref, col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + database.QuoteString(lit) + ")"}}
 		}
 	case "list_has_any", "array_has_any":
 		if args[1].Function() != "list_value" || !col.list {
@@ -165,7 +172,7 @@ func functionCondition(e guard.Expr, scope []scopeEntry) []condition {
 		if !ok {
 			return nil
 		}
-		return []condition{{col: col, op: "list_has_any", literals: lits, text: fn + "(" + col.name + ", [" + quoteList(lits) + "])"}}
+		return []condition{{ref: ref, col: col, op: "list_has_any", literals: lits, text: fn + "(" + col.name + ", [" + quoteList(lits) + "])"}}
 	}
 	return nil
 }
@@ -203,5 +210,17 @@ func jsonField(e guard.Expr, scope []scopeEntry) (condition, bool) {
 	if !ok {
 		return condition{}, false
 	}
-	return condition{col: col, op: "json", path: path, text: fn + "(" + col.name + ", " + database.QuoteString(path) + ")"}, true
+	c := condition{col: col, op: "json", path: path, text: fn + "(" + col.name + ", " + database.QuoteString(path) + ")"}
+	if f := strings.ToLower(fn); f == "json_extract_string" || f == "->>" {
+		c.ref = e // text, as the column's values are read; the others give JSON
+	}
+	return c, true
+}
+
+// unwrapped is a column reference without the lower(), upper() or trim() a condition put around it.
+func unwrapped(e guard.Expr) guard.Expr {
+	if wrappers[strings.ToLower(e.Function())] && len(e.Args()) == 1 {
+		return e.Args()[0]
+	}
+	return e
 }

@@ -35,6 +35,12 @@ func TestConditionsFound(t *testing.T) {
 		// A CTE named like a table shadows it; a hidden column is never probed.
 		{"WITH stores AS (SELECT 1 AS category) SELECT * FROM stores WHERE category = 'a'", ""},
 		{"SELECT * FROM products WHERE store_id = 'S1'", ""},
+		// Past maxConditions, the rest are counted once each.
+		{"SELECT * FROM stores WHERE category IN ('1') OR category IN ('2') OR category IN ('3') OR category IN ('4') OR category IN ('5') " +
+			"OR category IN ('6') OR category IN ('7') OR category IN ('8') OR category IN ('9') OR category IN ('10') OR category IN ('9')",
+			"stores.category IN: category IN ('1') | stores.category IN: category IN ('2') | stores.category IN: category IN ('3') | " +
+				"stores.category IN: category IN ('4') | stores.category IN: category IN ('5') | stores.category IN: category IN ('6') | " +
+				"stores.category IN: category IN ('7') | stores.category IN: category IN ('8') | 2 more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sql, func(t *testing.T) {
@@ -42,9 +48,13 @@ func TestConditionsFound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			conds, more := collectConditions(stmt)
 			var got []string
-			for _, c := range collectConditions(stmt) {
+			for _, c := range conds {
 				got = append(got, fmt.Sprintf("%s.%s %s: %s", c.col.relation, c.col.name, c.op, c.text))
+			}
+			if more > 0 {
+				got = append(got, fmt.Sprintf("%d more", more))
 			}
 			if g := strings.Join(got, " | "); g != tt.want {
 				t.Errorf("conditions\n%s\nwant\n%s", g, tt.want)

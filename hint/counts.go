@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -74,6 +75,21 @@ func (c *counter) truths(parts []guard.Expr) (count *guard.Checked, texts []stri
 	count, ok = c.check(out[0], groups)
 	return count, texts, ok
 }
+
+// valuesOf is the checked statement of SELECT <expr>, count(*) over the query's FROM (and its CTEs)
+// where all the parts hold, GROUP BY ALL: the values expr takes in those rows, at most maxGroups (and
+// one more, to tell that there are more).
+func (c *counter) valuesOf(expr guard.Expr, parts []guard.Expr) (*guard.Checked, bool) {
+	list := append([]guard.Expr{expr}, c.template.List()...)
+	texts, ok := guard.Deparse(c.ctx, c.conn, c.template.With(guard.Pieces{From: c.sel.From(), CTEs: c.sel, Where: guard.And(parts...), List: list, GroupAll: true}))
+	if !ok {
+		return nil, false
+	}
+	return c.check(texts[0], maxGroups)
+}
+
+// maxGroups is the most values valuesOf reads.
+const maxGroups = 1000
 
 // condition is one part as SQL, without the parentheses around it; only shown, never run.
 func (c *counter) condition(part guard.Expr) (string, bool) {
@@ -238,6 +254,57 @@ func (r *partRunner) count(set ...int) (int64, bool) {
 		return nil
 	})
 	return n, execErr == nil && readErr == nil
+}
+
+// valuesUnder are the texts expr takes in the rows of the query's FROM that match all the parts of
+// set (each element of a list), nil when no row matches them; ok is false when DuckDB could not say,
+// when they are more than maxGroups, or when a value is neither text nor a list of texts.
+func (r *partRunner) valuesUnder(expr guard.Expr, set []int) (map[string]bool, bool) {
+	if r.counter == nil {
+		return nil, false
+	}
+	sub := make([]guard.Expr, len(set))
+	for i, k := range set {
+		sub[i] = r.parts[k]
+	}
+	run, ok := r.counter.valuesOf(expr, sub)
+	if !ok {
+		return nil, false
+	}
+	var values map[string]bool
+	rows := 0
+	execErr, readErr := r.conn.Run(r.ctx, run, func(rs driver.Rows) error {
+		vals := make([]driver.Value, 2)
+		for {
+			if err := rs.Next(vals); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			if rows++; rows > maxGroups {
+				return errors.New("too many values")
+			}
+			if values == nil {
+				values = map[string]bool{}
+			}
+			switch v := vals[0].(type) {
+			case nil:
+			case string:
+				values[v] = true
+			case []any:
+				for _, e := range v {
+					if s, ok := e.(string); ok {
+						values[s] = true
+					} else if e != nil {
+						return fmt.Errorf("a list of %T", e)
+					}
+				}
+			default:
+				return fmt.Errorf("a value of %T", v)
+			}
+		}
+	})
+	return values, execErr == nil && readErr == nil
 }
 
 // text is part k as SQL, for the hint.

@@ -2,6 +2,9 @@ package hint
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/azabudai/ctool/guard"
@@ -76,6 +79,55 @@ func TestCounterWritesCheckedStatements(t *testing.T) {
 		one, ok := c.condition(p)
 		if !ok || texts[i] != one || one != want[i] {
 			t.Errorf("part %d: %q together, %q alone, want %q", i, texts[i], one, want[i])
+		}
+	}
+}
+
+// TestValuesUnderOtherParts: the values a condition's column takes where the query's other AND parts
+// hold, which its close values are checked against: through a wrapper, an OR, a list and a JSON
+// field; a condition in a subquery has no other parts, and other parts that match no row together
+// leave nothing to check against.
+func TestValuesUnderOtherParts(t *testing.T) {
+	ctx := context.Background()
+	conn := sampleConn(t)
+	for _, tc := range []struct{ sql, cond, want string }{
+		{"SELECT store_name FROM stores WHERE category = 'cafe' AND lower(store_name) = 'x'", "lower(store_name) = 'x'",
+			"アラビカ 麻布台ヒルズ|ジェラテリア ソルベ|中村藤吉 麻布台ヒルズ店"},
+		{"SELECT s.store_name FROM stores s WHERE s.category = 'bar' AND (s.store_name = 'x' OR s.phone = 'y')", "store_name = 'x'",
+			"バー ルミエール|ワインバー ヴィーニョ"},
+		{"SELECT event_name FROM events_typed WHERE list_contains(target_audience, 'x') AND event_name LIKE '%ワイン%'", "list_contains(target_audience, 'x')",
+			"20歳以上|ワイン好き"},
+		{"SELECT event_name FROM events WHERE json_extract_string(cost, '$.is_free') = 'x' AND event_name LIKE '%ワイン%'", "json_extract_string(cost, '$.is_free') = 'x'",
+			"false"},
+		{"SELECT product_name FROM products WHERE tag = 'ギフト' AND store_id IN (SELECT store_id FROM stores WHERE category = 'x')", "category = 'x'", "no other parts"},
+		{"SELECT store_name FROM stores WHERE category = 'nosuch' AND store_name = 'x'", "store_name = 'x'", "no row"},
+	} {
+		p, ok := newPass(ctx, conn, nil, Query{Text: tc.sql, Dataset: schema.Stores})
+		if !ok {
+			t.Fatalf("%s: no pass", tc.sql)
+		}
+		got := "no such condition"
+		for i, c := range p.conds {
+			if c.text != tc.cond {
+				continue
+			}
+			others := p.otherParts(i)
+			if len(others) == 0 {
+				got = "no other parts"
+				break
+			}
+			held, ok := p.counts().valuesUnder(c.ref, others)
+			switch {
+			case !ok:
+				got = "not read"
+			case held == nil:
+				got = "no row"
+			default:
+				got = strings.Join(slices.Sorted(maps.Keys(held)), "|")
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: %s\n got %s\nwant %s", tc.sql, tc.cond, got, tc.want)
 		}
 	}
 }

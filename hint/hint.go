@@ -87,10 +87,12 @@ var analyzers = []*analyzer{
 	noMatch,     // nomatch.go: the condition matches no row of its relation
 	heldValues,  // values.go: what its column holds instead
 	lookAlike,   // lookalike.go: invisible or look-alike characters of a close value
+	folded,      // folded.go: the rows it matches written with fold(), as names are typed
 	occurrences, // occurs.go: where a label's word occurs in text
 	ranges,      // ranges.go: the dates or numbers the build holds, for a part that matches nothing
 	unmatched,   // unmatched.go: a part that matches no row by itself, otherwise unexplained
 	conflict,    // conflict.go: parts that match rows alone but none together
+	leftOut,     // leftout.go: the conditions and parts past what the hints read
 }
 
 // Explain says why q found no rows; nil when there is nothing to say, or when the context ends first.

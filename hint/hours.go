@@ -14,10 +14,12 @@ import (
 	"github.com/azabudai/ctool/textout"
 )
 
-// UnknownHours: stores whose hours could not be extracted have no store_hours rows, so to a query over
-// store_hours (or is_open, which reads it) they look closed every day. When at least one of them would
-// pass the query's other conditions, the answer's note names them (at most maxNamed, then a count),
-// so "closed on Mondays" is not read as a fact about them; when none would, there is no note.
+// UnknownHours: stores whose hours could not be extracted have no store_hours rows, so to a query that
+// filters stores by store_hours (or is_open, which reads it) they look closed every day. When at least
+// one of them would pass the query's other conditions, the answer's note names them (at most maxNamed,
+// then a count), so "closed on Mondays" is not read as a fact about them; when none would, there is no
+// note. A query whose rows are store_hours' own (its FROM reads nothing else) lists hours, never a
+// store of unknown hours, and has no note either.
 const UnknownHours Kind = "unknown-hours"
 
 // maxNamed is how many stores of unknown hours a note names.
@@ -42,8 +44,8 @@ const countUnknown = "SELECT count(*) FROM stores_typed WHERE NOT hours_known"
 // The notes are the remarks on q's answer, with rows or without: an offer tested by its free text
 // alone (OfferNotes, offers.go), and the stores of unknown hours that would pass its other conditions,
 // for a query that reads store_hours or is_open (HoursNotes). Given the same *Query they share one
-// parse. The offer notes depend on the query's columns alone, not its literals, so a caller may keep
-// them for a query shape; the hours notes count the query's own rows.
+// parse. The offer notes depend on the query's column references alone, never its literals, so a
+// caller may keep them for a query shape; the hours notes count the query's own rows, on every call.
 
 // HoursNotes is q's UnknownHours note, if it has one.
 func HoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {
@@ -74,6 +76,9 @@ func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q *Qu
 	}
 	if !readsHours(guard.Whole(stmt)) {
 		return "" // the words were in a string or a comment
+	}
+	if top, ok := guard.TopSelect(stmt); ok && rowsAreHours(top) {
+		return ""
 	}
 	if passing, ok := passingStores(ctx, conn, cache, stmt, guard.ForDataset(q.Dataset)); ok {
 		return passing.text(true)
@@ -250,6 +255,25 @@ var hoursColumns = sync.OnceValue(func() map[string]bool {
 })
 
 func isHoursTable(t guard.Table) bool { return strings.EqualFold(t.Name, hoursRelation) }
+
+// rowsAreHours reports whether every table the SELECT's FROM reads, subqueries included, is
+// store_hours: its rows are hours, and a store without any cannot be one of them. A CTE's name in the
+// FROM could read anything, so it counts as another table.
+func rowsAreHours(top guard.Select) bool {
+	ctes := top.CTEs()
+	hours, other := false, false
+	top.From().Walk(func(x guard.Expr) bool {
+		if t, ok := x.Table(); ok {
+			if isHoursTable(t) && !ctes[strings.ToLower(t.Name)] {
+				hours = true
+			} else {
+				other = true
+			}
+		}
+		return !other
+	})
+	return hours && !other
+}
 
 // isStoresTable reports whether t is a relation with one row per store: the stores table, its file
 // name, or a typed view that extends it.

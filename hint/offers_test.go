@@ -26,6 +26,10 @@ func TestOfferTextNote(t *testing.T) {
 			note("accessibility", "wheelchair_accessible") + "; " + note("nursing_room", "nursing_room_available")},
 		// The typed column is named: the agent reads the text for caveats.
 		{"SELECT store_name FROM stores_typed WHERE vegan_available AND vegan_info LIKE '%予約%'", ""},
+		{"SELECT s.store_name, s.vegan_available FROM stores_typed s WHERE s.vegan_info LIKE '%予約%'", ""},
+		// A string or a comment that spells it names no column.
+		{"SELECT store_name FROM stores WHERE vegan_info IS NOT NULL AND store_name <> 'vegan_available'", note("vegan_info", "vegan_available")},
+		{"SELECT store_name FROM stores WHERE vegan_info IS NOT NULL -- vegan_available", note("vegan_info", "vegan_available")},
 		// Read, not tested.
 		{"SELECT store_name, vegan_info FROM stores WHERE category = 'cafe'", ""},
 		// The words only in a string or a comment.

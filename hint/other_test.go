@@ -76,7 +76,15 @@ func TestEmptyHintsOnOtherData(t *testing.T) {
 		"they have no store_hours rows and is_open is false for them, which does not mean closed"
 	for _, tt := range []struct{ sql, note string }{
 		{"SELECT store_name FROM stores s WHERE NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')", both},
-		{"SELECT count(DISTINCT store_id) AS n FROM store_hours", both},
+		// Rows of store_hours alone are hours: no store of unknown hours can be one of them.
+		{"SELECT count(DISTINCT store_id) AS n FROM store_hours", ""},
+		{"SELECT DISTINCT store_name FROM store_hours WHERE day = 'monday'", ""},
+		{"SELECT h.day FROM store_hours h WHERE h.store_id IN (SELECT store_id FROM stores WHERE category = 'retail')", ""},
+		{"SELECT n FROM (SELECT count(*) AS n FROM store_hours h JOIN store_hours g USING (store_id))", ""},
+		// Rows of stores joined to their hours are filtered by them.
+		{"SELECT s.store_name FROM stores s JOIN store_hours h USING (store_id) WHERE h.day = 'monday' AND s.category = 'retail'",
+			"1 store of unknown hours (stores_typed.hours_known = false) passes the query's other conditions: 'セレクトショップ ノード'; " +
+				"it has no store_hours rows and is_open is false for it, which does not mean closed"},
 		{"SELECT store_name FROM stores WHERE category = 'restaurant' AND is_open(store_id, TIMESTAMP '2025-10-03 19:30')",
 			"1 store of unknown hours (stores_typed.hours_known = false) passes the query's other conditions: 'ビストロ ラ・フォンテーヌ'; " +
 				"it has no store_hours rows and is_open is false for it, which does not mean closed"},

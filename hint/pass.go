@@ -17,10 +17,12 @@ type pass struct {
 	cache  *Cache
 	policy guard.Policy
 
-	conds []condition  // every SELECT's conditions on public columns (conditions.go)
-	top   guard.Select // the statement's SELECT, when it is a plain one
-	parts []guard.Expr // its WHERE clause's AND parts; none past maxParts
-	scope []scopeEntry // the public relations its FROM reads
+	conds     []condition  // every SELECT's conditions on public columns (conditions.go), the first maxConditions
+	moreConds int          // how many conditions there are past those
+	top       guard.Select // the statement's SELECT, when it is a plain one
+	parts     []guard.Expr // its WHERE clause's AND parts; none past maxParts
+	allParts  int          // how many AND parts it has, read or not
+	scope     []scopeEntry // the public relations its FROM reads
 
 	alone  []*bool // does each condition match a row by itself (nil: not known)
 	near   map[int]*nearValues
@@ -37,11 +39,13 @@ func newPass(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) (*pas
 	if !ok {
 		return nil, false
 	}
-	p := &pass{ctx: ctx, conn: conn, cache: cache, policy: guard.ForDataset(q.Dataset), conds: collectConditions(stmt),
+	p := &pass{ctx: ctx, conn: conn, cache: cache, policy: guard.ForDataset(q.Dataset),
 		near: map[int]*nearValues{}, ranges: map[int]string{}}
+	p.conds, p.moreConds = collectConditions(stmt)
 	if top, ok := guard.TopSelect(stmt); ok {
 		p.top, p.scope = top, scopeOf(top, top.CTEs())
-		if parts := top.AndParts(); len(parts) <= maxParts {
+		parts := top.AndParts()
+		if p.allParts = len(parts); len(parts) <= maxParts {
 			p.parts = parts
 		}
 	}
@@ -90,6 +94,40 @@ func (p *pass) named(k int) bool {
 	for i, c := range p.conds {
 		if p.parts[k].Contains(c.node) && p.unmatched(i) {
 			return true
+		}
+	}
+	return false
+}
+
+// otherParts are the AND parts of the top SELECT but the one condition i is written in (through AND
+// and OR alone): a row the query could find with another value in the condition's place matches them
+// all. None when the condition is not written there, as in a subquery.
+func (p *pass) otherParts(i int) []int {
+	for k, part := range p.parts {
+		if !leafOf(part, p.conds[i].node) {
+			continue
+		}
+		var out []int
+		for j := range p.parts {
+			if j != k {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// leafOf reports whether node is e, or one of the expressions its ANDs and ORs join.
+func leafOf(e, node guard.Expr) bool {
+	if e.Contains(node) && node.Contains(e) { // the same node
+		return true
+	}
+	if op := e.Op(); op == guard.OpAnd || op == guard.OpOr {
+		for _, a := range e.Args() {
+			if leafOf(a, node) {
+				return true
+			}
 		}
 	}
 	return false

@@ -20,12 +20,12 @@ const maxEditRunes = 64
 const smallVocabulary = 12
 
 // suggest ranks the values a column holds by how close they are to what a query compared it with, and
-// returns the closest few. literal is the query's text with LIKE or GLOB wildcards already removed.
+// returns the closest n. literal is the query's text with LIKE or GLOB wildcards already removed.
 // Ranking, best first: another word for the same label (schema.LabelWords); equal once both are
 // folded (NFKC, case, width, surrounding space); one containing the other, folded; a small edit
 // distance. A value equal to the literal as written is never suggested: the condition did not fail
 // for want of it.
-func suggest(literal string, values []string) []string {
+func suggest(literal string, values []string, n int) []string {
 	fl := schema.FoldNFKC(literal)
 	if fl == "" {
 		return nil
@@ -74,7 +74,7 @@ func suggest(literal string, values []string) []string {
 	})
 	var out []string
 	for _, f := range found {
-		if len(out) == maxSuggestions {
+		if len(out) == n {
 			break
 		}
 		out = append(out, f.value)

@@ -42,7 +42,7 @@ func TestSuggest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := suggest(tt.literal, tt.values); !reflect.DeepEqual(got, tt.want) {
+			if got := suggest(tt.literal, tt.values, maxSuggestions); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("suggest(%q) = %q, want %q", tt.literal, got, tt.want)
 			}
 		})
@@ -90,10 +90,10 @@ func TestSuggestLongText(t *testing.T) {
 	for i := range values {
 		values[i] = strings.Repeat("x", 500) + fmt.Sprint(i)
 	}
-	if got := suggest(long, values); got != nil {
+	if got := suggest(long, values, maxSuggestions); got != nil {
 		t.Errorf("suggest(long) = %q", got)
 	}
-	if got := suggest("x", []string{long + "x"}); len(got) != 1 {
+	if got := suggest("x", []string{long + "x"}, maxSuggestions); len(got) != 1 {
 		t.Errorf("a long value containing the literal is still suggested: %q", got)
 	}
 }

@@ -32,6 +32,8 @@ var heldValues = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hin
 	switch {
 	case len(n.close) > 0:
 		text = "closest values of " + subject + ": " + quoteList(n.close) + " (compare with the value as stored)"
+	case n.excluded:
+		text = "no value of " + subject + " close to it matches the query's other conditions"
 	case n.complete && len(n.values) <= smallVocabulary && !longText(n.values) && !c.col.freeText():
 		text = subject + " holds only: " + quoteList(n.values)
 	case longText(n.values):
@@ -46,10 +48,13 @@ var heldValues = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hin
 type nearValues struct {
 	values   []string // the column's values, or the candidates closest to the literal when there are many
 	complete bool     // values are all of them
-	close    []string // the closest to what the query wrote, best first (suggest)
+	close    []string // the closest to what the query wrote, best first (suggest), that its other conditions let through
+	excluded bool     // there were close values, and the query's other conditions let none through
 }
 
-// nearValues reads condition i's column and ranks its values against the condition's literals.
+// nearValues reads condition i's column and ranks its values against the condition's literals. A
+// value that no row holding it together with the query's other AND parts has is left out: written in
+// the condition's place, it would find nothing either.
 func (p *pass) nearValues(i int) *nearValues {
 	if n, ok := p.near[i]; ok {
 		return n
@@ -57,18 +62,37 @@ func (p *pass) nearValues(i int) *nearValues {
 	c := p.conds[i]
 	n := &nearValues{}
 	n.values, n.complete = vocabulary(p.ctx, p.conn, p.cache, c)
+	// More candidates than are named, so that one left out makes room for the next.
+	const candidates = maxSuggestions * 3
+	var ranked []string
 	seen := map[string]bool{}
 	for j, lit := range c.literals {
-		if n.values == nil || j == maxSuggestions*3 {
+		if n.values == nil || j == candidates {
 			break // a long IN list: its first literals are enough to suggest from
 		}
-		for _, s := range suggest(c.searched(lit), n.values) {
-			if !seen[s] && len(n.close) < maxSuggestions {
+		for _, s := range suggest(c.searched(lit), n.values, candidates) {
+			if !seen[s] && len(ranked) < candidates {
 				seen[s] = true
-				n.close = append(n.close, s)
+				ranked = append(ranked, s)
 			}
 		}
 	}
+	held, checked := map[string]bool(nil), false
+	if others := p.otherParts(i); len(ranked) > 0 && len(others) > 0 && c.ref.Valid() {
+		held, checked = p.counts().valuesUnder(c.ref, others)
+		// When the other parts match no row together, they are what the other hints explain: the
+		// close values stay, for the query that fixes them.
+		checked = checked && held != nil
+	}
+	for _, s := range ranked {
+		if len(n.close) == maxSuggestions {
+			break
+		}
+		if !checked || held[s] {
+			n.close = append(n.close, s)
+		}
+	}
+	n.excluded = len(ranked) > 0 && len(n.close) == 0
 	p.near[i] = n
 	return n
 }

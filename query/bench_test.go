@@ -32,7 +32,7 @@ import (
 //   - full: Engine.Query down the full path, all of the above and the conversion of the rows (the
 //     query behind a comment, which keeps it from having a shape);
 //
-//   - engine: Engine.Query as a query of a learned shape is answered (shape.go);
+//   - engine: Engine.Query as a query of a learned shape is answered (shape.go), its notes included;
 //
 //   - wire: a worker's encoding of the result and the server's decoding;
 //
@@ -75,6 +75,8 @@ func BenchmarkCallCost(b *testing.B) {
 		{"stores", schema.Stores, "SELECT store_name FROM stores WHERE category = 'cafe' AND store_id <> 'X-%d'"},
 		{"events", schema.Events, "SELECT event_name, start_date, venue FROM events_typed WHERE is_free AND event_name <> 'X-%d' ORDER BY start_date"},
 		{"products", schema.Products, "SELECT product_name, product_description FROM products WHERE product_description LIKE '%%1,000円%%' AND product_name <> 'X-%d'"},
+		// A test on an offer's free text: its answers carry a note (hint.OfferNotes).
+		{"offers", schema.Stores, "SELECT store_name, vegan_info FROM stores WHERE vegan_info LIKE '%%ヴィーガン%%' AND store_id <> 'X-%d'"},
 	}
 	for _, q := range queries {
 		n := 0

@@ -100,6 +100,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			var ok bool
 			var offers []hint.Hint
 			if res, offers, ok = e.byShape(ctx, conn, key, d, shaped); ok {
+				// The offer notes are the shape's; the hours note counts this query's own rows.
 				q := hint.Query{Text: sqlText, Dataset: d}
 				cache := e.hints.For(build)
 				res.Note = hint.Render(append(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...), hint.PriceNotes(ctx, conn, cache, &q)...))

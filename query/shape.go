@@ -24,7 +24,8 @@ type shapeKey struct{ build, dataset, shape string }
 
 // shapeVerdict is what was decided for a shape: the statement that runs it, or nil when it cannot run
 // in its queries' place, and the offer notes of its queries (hint.OfferNotes: they follow the shape's
-// columns, not its literals, so its queries are not parsed again for them).
+// column references, never its literals, so each query's own are the first one's, and its queries are
+// not parsed again for them). Every other note and hint depends on the literals, and is each call's.
 type shapeVerdict struct {
 	run    *guard.Checked
 	offers []hint.Hint

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/mcpserver"
 	"github.com/azabudai/ctool/profile"
@@ -665,6 +666,7 @@ func TestMCP(t *testing.T) {
 	db := ingesttest.Build(t, ingesttest.SampleInput(t))
 	t.Run("stdio", func(t *testing.T) { testMCPStdio(t, db) })
 	t.Run("profile_rules", func(t *testing.T) { testMCPProfileRules(t, db) })
+	t.Run("same_shape", func(t *testing.T) { testMCPSameShape(t, db) })
 	t.Run("cancel", func(t *testing.T) { testMCPCancel(t, db) })
 	t.Run("timeout", func(t *testing.T) { testMCPTimeout(t, db) })
 	t.Run("concurrent", func(t *testing.T) { testMCPConcurrentCalls(t, db) })
@@ -801,6 +803,54 @@ func testMCPStdio(t *testing.T, db string) {
 			}
 		}
 	})
+}
+
+// A server's worker learns a query's shape from the first query of it that finds rows and answers
+// the next ones through it (query/shape.go): each answer's notes and hints must still be its own
+// query's. For every kind of remark, query A teaches the shape and the same server answers B, of the
+// same shape, as `ctool query` answers B alone.
+func testMCPSameShape(t *testing.T, db string) {
+	p := startMCP(t, nil, "--db", db)
+	p.initialize(t)
+	for _, tc := range []struct {
+		kind string
+		d    *schema.Dataset
+		a, b string
+	}{
+		{"offer note: a literal spelling the typed column", schema.Stores,
+			"SELECT store_name FROM stores WHERE vegan_info IS NOT NULL AND store_name <> 'vegan_available'",
+			"SELECT store_name FROM stores WHERE vegan_info IS NOT NULL AND store_name <> 'x'"},
+		{"offer note: the reverse", schema.Stores,
+			"SELECT store_name FROM stores WHERE vegan_info IS NOT NULL AND category <> 'x'",
+			"SELECT store_name FROM stores WHERE vegan_info IS NOT NULL AND category <> 'vegan_available'"},
+		{"unknown-hours note", schema.Stores,
+			"SELECT store_name FROM stores s WHERE category = 'restaurant' AND NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')",
+			"SELECT store_name FROM stores s WHERE category = 'retail' AND NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'monday')"},
+		{"unknown-hours note: none", schema.Stores,
+			"SELECT store_name FROM stores s WHERE category = 'retail' AND NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'sunday')",
+			"SELECT store_name FROM stores s WHERE category = 'cafe' AND NOT EXISTS (SELECT 1 FROM store_hours h WHERE h.store_id = s.store_id AND h.day = 'sunday')"},
+		{"left-out column note", schema.Products,
+			"SELECT * FROM products WHERE tag = 'ギフト' LIMIT 2",
+			"SELECT * FROM products WHERE tag = 'フード' LIMIT 2"},
+		{"truncated hint", schema.Products,
+			"SELECT product_name FROM products WHERE product_name LIKE '%弁当%'",
+			"SELECT product_name FROM products WHERE product_name LIKE '%セット%'"},
+		{"zero-row hint", schema.Stores,
+			"SELECT store_name FROM stores WHERE store_name LIKE '%ソルベ%'",
+			"SELECT store_name FROM stores WHERE store_name LIKE '%ｿﾙﾍﾞ%'"},
+	} {
+		a, okA := guard.Shape(tc.a)
+		b, okB := guard.Shape(tc.b)
+		if !okA || !okB || a.Text != b.Text {
+			t.Fatalf("%s: A and B are not of one shape", tc.kind)
+		}
+		first := callTool(t, p, tc.d.Tool, map[string]any{"sql_query": tc.a})
+		if first.IsError || strings.Contains(first.text(), `"count":0,`) {
+			t.Fatalf("%s: A finds no rows, and teaches no shape: %s", tc.kind, first.text())
+		}
+		got := callTool(t, p, tc.d.Tool, map[string]any{"sql_query": tc.b})
+		sameAsCLI(t, tc.kind+": B after A", got, cliOutput(t, nil, "--db", db, "query", tc.d.Name, "--format", "json", "--", tc.b))
+	}
 }
 
 // The profiles file is the operator's choice, and --profile-id pins the one profile the server returns.
