@@ -36,3 +36,11 @@ func (d *Dataset) SummaryAt(p Place) string {
 	}
 	return p.Name + "周辺の" + d.Summary
 }
+
+// Title is p's name for a title in English: its English name, else its name, else "" for none.
+func (p Place) Title() string {
+	if p.NameEn != "" {
+		return p.NameEn
+	}
+	return p.Name
+}
