@@ -30,7 +30,7 @@ uninstall:
 
 run: build
 	$(BIN) ingest --input input --db $(DB)
-	$(BIN) query stores --db $(DB) "SELECT store_name, category, address FROM 'stores.csv' WHERE address LIKE '%麻布台%'"
+	$(BIN) query stores --db $(DB) "SELECT store_name, category, address FROM 'stores.csv' WHERE category = 'cafe'"
 
 # Each package's result as it ends, failing tests with their output, long tests as they finish and,
 # after 20 s of silence, the test each running package is on (internal/testprogress).

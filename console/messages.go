@@ -13,6 +13,7 @@ var messages = map[string][2]string{
 	"Skip to content":  {"本文へ移動", "Skip to content"},
 	"Build":            {"ビルド", "Build"},
 	"Build id":         {"ビルドID", "Build id"},
+	"Place":            {"施設", "Place"},
 	"Schema version":   {"スキーマバージョン", "Schema version"},
 	"latest":           {"最新", "latest"},
 	"run ctool ingest": {"ctool ingest で作り直してください", "run ctool ingest"},

@@ -21,6 +21,7 @@ import (
 // overviewData is the overview: the build, its sources and the datasets.
 type overviewData struct {
 	ID           string
+	Place        string // the build's place in the page's language; "" for a build that names none
 	Schema       int
 	LatestSchema int
 	BuiltAtTokyo string
@@ -50,6 +51,10 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 	d := &overviewData{Input: s.cfg.Input, Against: s.cfg.Against}
 	err := s.conn(r.Context(), func(b *database.Build, c *guard.Conn) error {
 		d.ID = b.ID
+		d.Place = b.Place().Name
+		if p.Lang == "en" && b.Place().NameEn != "" {
+			d.Place = b.Place().NameEn
+		}
 		d.Schema, _ = strconv.Atoi(b.Build[database.BuildSchema])
 		if t, err := time.Parse(time.RFC3339, b.Build[database.BuildTime]); err == nil {
 			d.BuiltAtTokyo = t.In(schema.Tokyo).Format("2006-01-02 15:04:05 MST")

@@ -32,6 +32,9 @@ const (
 	BuildTime     = "built_at"
 	BuildProfiles = "profiles_file"
 	BuildSchema   = "schema_version"
+	// The place the input's place.json names, in Japanese and English; absent when it names none.
+	BuildPlace   = "place_name"
+	BuildPlaceEn = "place_name_en"
 )
 
 // memoryLimit bounds DuckDB's buffer memory for one open build.
@@ -206,6 +209,11 @@ func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
 
 // Close closes the file.
 func (f *File) Close() error { return f.db.Close() }
+
+// Place is the place the build record names; the zero Place for a build that names none.
+func (f *File) Place() schema.Place {
+	return schema.Place{Name: f.Build[BuildPlace], NameEn: f.Build[BuildPlaceEn]}
+}
 
 // Build is one ingest's pair of files: the main file every query reads, and the profiles file, which
 // is opened only when a profile is looked up.

@@ -277,8 +277,8 @@ func (b *builder) dbFor(f *File) *sql.DB {
 }
 
 // finish cross-checks every loaded table against validation, stores the typed relations (with what
-// validation computed of them), records the build, verifies both files against schema/ and closes
-// them, checkpointed. It returns the main file's schema version.
+// validation computed of them), records the build with the place file's place, verifies both files
+// against schema/ and closes them, checkpointed. It returns the main file's schema version.
 func (b *builder) finish(ctx context.Context, res *Result, given migrations.Given) (int, error) {
 	now := time.Now()
 	for _, f := range res.Files {
@@ -295,8 +295,16 @@ func (b *builder) finish(ctx context.Context, res *Result, given migrations.Give
 		return 0, err
 	}
 	version := migrations.Version(migrations.Main)
-	for k, v := range map[string]string{database.BuildID: b.buildID, database.BuildTime: now.UTC().Format(time.RFC3339),
-		database.BuildProfiles: filepath.Base(b.profilesPath), database.BuildSchema: strconv.Itoa(version)} {
+	record := map[string]string{database.BuildID: b.buildID, database.BuildTime: now.UTC().Format(time.RFC3339),
+		database.BuildProfiles: filepath.Base(b.profilesPath), database.BuildSchema: strconv.Itoa(version)}
+	// A build without a place file records no place, rather than an empty one.
+	if res.Place.Name != "" {
+		record[database.BuildPlace] = res.Place.Name
+	}
+	if res.Place.NameEn != "" {
+		record[database.BuildPlaceEn] = res.Place.NameEn
+	}
+	for k, v := range record {
 		if _, err := b.main.ExecContext(ctx, `INSERT INTO ctool_meta.build VALUES (?, ?)`, k, v); err != nil {
 			return 0, err
 		}

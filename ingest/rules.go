@@ -1,6 +1,10 @@
 package ingest
 
-import "github.com/azabudai/ctool/schema"
+import (
+	"fmt"
+
+	"github.com/azabudai/ctool/schema"
+)
 
 // RuleInfo describes a rule word for reports that list their rules (SARIF, JUnit).
 type RuleInfo struct {
@@ -29,6 +33,7 @@ func Rules() []RuleInfo {
 		{RuleUnique, "primary keys are unique in their file", false, false},
 		{RuleReference, "a product's store_id and a profile's primary_store_id are store_ids of the stores file", false, false},
 		{RuleVenue, "an event's venue that reads like a store names one store of the stores file (a warning unless validate --strict)", true, false},
+		{RulePlace, fmt.Sprintf("place.json, where present, is one JSON object: \"name\" and an optional \"name_en\", each a line of text (at most %d characters, the file at most %d bytes)", maxPlaceName, maxPlaceBytes), false, false},
 	}
 	for _, c := range schema.Contracts {
 		rules = append(rules, RuleInfo{c.Rule, c.Description, c.Warning, c.Against})

@@ -56,6 +56,7 @@ type UnknownCell struct {
 type Result struct {
 	Files  []*File
 	Report *Report
+	Place  schema.Place // what the input's place file names: the zero Place without one, or with problems
 }
 
 // Validate checks every dataset's files in dir and reports every problem, keeping at most
@@ -137,6 +138,14 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 			res.Files = append(res.Files, f)
 		}
 	}
+	place, problems, err := readPlace(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		v.report.add(p)
+	}
+	res.Place = place
 	for _, f := range res.Files {
 		v.report.Files = append(v.report.Files, FileSummary{Path: f.Path, Rows: f.Rows})
 	}

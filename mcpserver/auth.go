@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/schema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/time/rate"
@@ -53,6 +54,8 @@ type AuthConfig struct {
 	burst        int
 	refetchEvery time.Duration
 	client       *http.Client
+	// place is the build's, which the metadata's resource name says (Run sets it).
+	place schema.Place
 }
 
 // check refuses an issuer or resource URL a token could not safely name.
@@ -132,7 +135,7 @@ func newAuth(ctx context.Context, c AuthConfig) (*authorizer, error) {
 			AuthorizationServers:   []string{c.Issuer},
 			ScopesSupported:        []string{scopeSearch, scopeProfile},
 			BearerMethodsSupported: []string{"header"},
-			ResourceName:           "ctool: Azabudai Hills concierge data",
+			ResourceName:           "ctool: " + title(c.place),
 		},
 	}, nil
 }

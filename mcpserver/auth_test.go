@@ -59,7 +59,7 @@ func newAuthServer(t *testing.T, iss *testIssuer, dbPath string, sc serverConfig
 		t.Fatal(err)
 	}
 	log := &syncBuffer{}
-	sc.live, sc.profiles, sc.timeout, sc.version, sc.log, sc.auth = live, finder, 5*time.Second, "test", newEventLog(log), a
+	sc.live, sc.profiles, sc.timeout, sc.version, sc.log, sc.auth, sc.now = live, finder, 5*time.Second, "test", newEventLog(log), a, testNow
 	srv := newServer(sc)
 	ts := httptest.NewServer(handler(srv, a))
 	t.Cleanup(ts.Close)
@@ -353,7 +353,7 @@ func TestAuthHandlerChecksScopeAgain(t *testing.T) {
 func TestAuthProtectedResourceMetadata(t *testing.T) {
 	iss := newTestIssuer(t, false)
 	s := newAuthServer(t, iss, "/nonexistent/ctool.duckdb", serverConfig{}, AuthConfig{})
-	want := fmt.Sprintf(`{"resource":%q,"authorization_servers":[%q],"scopes_supported":["ctool:search","ctool:profile"],"bearer_methods_supported":["header"],"resource_name":"ctool: Azabudai Hills concierge data"}`, testResource, iss.URL)
+	want := fmt.Sprintf(`{"resource":%q,"authorization_servers":[%q],"scopes_supported":["ctool:search","ctool:profile"],"bearer_methods_supported":["header"],"resource_name":"ctool: Concierge data"}`, testResource, iss.URL)
 	for _, path := range []string{metadataPath + Path, metadataPath} {
 		resp, err := http.Get(s.URL + path)
 		if err != nil {
@@ -668,10 +668,10 @@ func TestAuthInstructionsSayOwnProfile(t *testing.T) {
 	if err := json.Unmarshal([]byte(got.body), &msg); err != nil || got.status != 200 {
 		t.Fatalf("initialize: %d %s", got.status, got.body)
 	}
-	if msg.Result.Instructions != Instructions(true) || !strings.Contains(msg.Result.Instructions, "本人のプロファイルだけ") {
+	if msg.Result.Instructions != Instructions(true, query.Facts{}, testNow()) || !strings.Contains(msg.Result.Instructions, "本人のプロファイルだけ") {
 		t.Errorf("instructions with auth:\n%s\nwant Instructions(true)", msg.Result.Instructions)
 	}
-	if Instructions(true) == Instructions(false) {
+	if Instructions(true, query.Facts{}, testNow()) == Instructions(false, query.Facts{}, testNow()) {
 		t.Error("the instructions with and without auth are the same")
 	}
 }

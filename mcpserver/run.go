@@ -78,12 +78,14 @@ func Run(ctx context.Context, c Config) error {
 	if err != nil {
 		return err
 	}
-	build := b.ID
+	build, place := b.ID, b.Place()
 	release()
 
 	var auth *authorizer
 	if c.Auth != nil {
-		if auth, err = newAuth(ctx, *c.Auth); err != nil {
+		a := *c.Auth
+		a.place = place
+		if auth, err = newAuth(ctx, a); err != nil {
 			return err
 		}
 		defer auth.close()

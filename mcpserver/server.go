@@ -37,6 +37,8 @@ type serverConfig struct {
 	// tools/list shows only the tools it may call, and get_user_profile answers only its own profile.
 	auth    *authorizer
 	metrics *metricSet // nil: none
+	// now is the clock of the instructions' "today"; nil is time.Now.
+	now func() time.Time
 }
 
 // metaBuild is the key of a search result's _meta that names the build its rows were read from.
@@ -45,15 +47,21 @@ const metaBuild = "ctool/build"
 // newServer returns the MCP server of the four tools: names, descriptions and input schemas from
 // schema.Manifest, the same definitions `ctool tools` prints.
 func newServer(c serverConfig) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: "Azabudai Hills concierge data", Version: c.version},
+	engine := query.NewEngine(c.live)
+	// The label values and the place in the descriptions are the opened build's, read by the server
+	// itself (trusted SQL); a later ingest changes the data, not the tool list a client has already read.
+	vctx, cancel := context.WithTimeout(context.Background(), max(c.timeout, query.DefaultTimeout))
+	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
+	cancel()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: title(vocab.Place()), Version: c.version},
 		&mcp.ServerOptions{
-			Instructions: Instructions(c.auth != nil),
+			// No Instructions here: the options hold one string for the server's life, while today
+			// and the build a Live follows change within it (sessionInstructions).
 			// The four tools and their schema resources never change while the server runs, and it
 			// sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		})
-	srv.AddReceivingMiddleware(refuseUndeclared)
-	engine := query.NewEngine(c.live)
+	srv.AddReceivingMiddleware(refuseUndeclared, sessionInstructions(c, engine, vocab.Place()))
 	search := c.search
 	if search == nil {
 		search = engine.Query
@@ -63,11 +71,6 @@ func newServer(c serverConfig) *mcp.Server {
 		c.auth.observe(h.log, h.metrics)
 		srv.AddReceivingMiddleware(listOwnTools)
 	}
-	// The label values in the descriptions are the opened build's, read by the server itself (trusted
-	// SQL); a later ingest changes the data, not the tool list a client has already read.
-	vctx, cancel := context.WithTimeout(context.Background(), max(c.timeout, query.DefaultTimeout))
-	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
-	cancel()
 	addSchemaResources(srv, vocab)
 	for _, t := range schema.ManifestWith(vocab, "", schema.ForMCP) {
 		d := datasetOf(t.Name)
@@ -100,6 +103,46 @@ func newServer(c serverConfig) *mcp.Server {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// title is the server's title for clients' lists: the build's place, where it names one.
+func title(p schema.Place) string {
+	if name := p.Title(); name != "" {
+		return name + " concierge data"
+	}
+	return "Concierge data"
+}
+
+// sessionInstructions answers initialize (and the 2026-07-28 protocol's server/discover) with the
+// instructions of the session it starts: today in Tokyo, and the facts of the build current now,
+// which a Live replaces when an ingest puts a new one in place. A build that cannot be read leaves
+// its facts out, and the place of the build the tools describe stands in.
+func sessionInstructions(c serverConfig, engine *query.Engine, place schema.Place) mcp.Middleware {
+	now := c.now
+	if now == nil {
+		now = time.Now
+	}
+	instructions := func(ctx context.Context) string {
+		ctx, cancel := context.WithTimeout(ctx, max(c.timeout, query.DefaultTimeout))
+		defer cancel()
+		f, err := engine.Facts(ctx)
+		if err != nil {
+			f = query.Facts{Place: place}
+		}
+		return Instructions(c.auth != nil, f, now())
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			switch r := res.(type) {
+			case *mcp.InitializeResult:
+				r.Instructions = instructions(ctx)
+			case *mcp.DiscoverResult:
+				r.Instructions = instructions(ctx)
+			}
+			return res, err
+		}
+	}
+}
 
 // refuseUndeclared answers the methods of prompts, a capability the server does not declare, with
 // "method not found": the SDK answers prompts/list with an empty list whatever the capabilities say

@@ -15,6 +15,7 @@ import (
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/xeipuuv/gojsonschema"
@@ -28,8 +29,11 @@ func newTestServer(t *testing.T, dbPath string) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newServer(serverConfig{live: live, profiles: finder, timeout: 5 * time.Second, version: "test"})
+	return newServer(serverConfig{live: live, profiles: finder, timeout: 5 * time.Second, version: "test", now: testNow})
 }
+
+// testNow is the tests' clock: the instructions say today's date.
+func testNow() time.Time { return time.Date(2026, 11, 29, 0, 30, 0, 0, schema.Tokyo) }
 
 // connect runs srv in memory and returns a client session of the SDK's client.
 func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
@@ -88,7 +92,7 @@ func TestToolsAreTheManifest(t *testing.T) {
 			t.Errorf("%s: no output schema", m.Name)
 		}
 	}
-	if got := cs.InitializeResult().Instructions; got != Instructions(false) {
+	if got := cs.InitializeResult().Instructions; got != Instructions(false, query.Facts{}, testNow()) {
 		t.Errorf("instructions %q", got)
 	}
 }

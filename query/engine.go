@@ -93,7 +93,8 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 }
 
 func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
-	err = e.onBuild(ctx, func(build string, conn *guard.Conn) error {
+	err = e.onBuild(ctx, func(b *database.Build, conn *guard.Conn) error {
+		build := b.ID
 		shaped, hasShape := guard.Shape(sqlText)
 		key := shapeKey{build: build, dataset: d.Name, shape: shaped.Text}
 		if hasShape {
@@ -142,8 +143,8 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 }
 
 // onBuild runs f on a connection of the current build, which is f's alone and ends with it (it serves
-// one call: database.File.Conn), telling f the build's id.
-func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *guard.Conn) error) error {
+// one call: database.File.Conn), telling f the build (its id, its record).
+func (e *Engine) onBuild(ctx context.Context, f func(b *database.Build, conn *guard.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
 		return failure(ctx, err)
@@ -154,7 +155,7 @@ func (e *Engine) onBuild(ctx context.Context, f func(build string, conn *guard.C
 		return failure(ctx, err)
 	}
 	defer conn.Close()
-	return f(b.ID, conn)
+	return f(b, conn)
 }
 
 // readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.

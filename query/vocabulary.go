@@ -3,17 +3,20 @@ package query
 import (
 	"context"
 
+	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
 // Vocabulary reads the values of every label column (schema.LabelColumns) from the current build,
-// sorted, at most one more than a description lists. It reads only public relations, through the same
-// locked-down connection as queries, once per build: the values are kept with the hints' (hint.Cache).
+// sorted, at most one more than a description lists, and the place its record names. It reads only
+// public relations, through the same locked-down connection as queries, once per build: the values are
+// kept with the hints' (hint.Cache).
 func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 	v := schema.Vocabulary{}
-	err := e.onBuild(ctx, func(build string, conn *guard.Conn) error {
-		cache := e.hints.For(build)
+	err := e.onBuild(ctx, func(b *database.Build, conn *guard.Conn) error {
+		v.SetPlace(b.Place())
+		cache := e.hints.For(b.ID)
 		for _, l := range schema.LabelColumns() {
 			col, rel := guard.MustIdent(l.Column), guard.MustIdent(l.Relation)
 			src := guard.Format("SELECT CAST(%s AS VARCHAR) AS v FROM %s", col, rel)

@@ -46,8 +46,8 @@ func SharedRules() []string {
 	}
 }
 
-// Brief renders a dataset's tool description in its lean form, with label values from v; full is
-// where the full description is (SchemaCommand or ResourceURI), as the reader of the brief can reach it.
+// Brief renders a dataset's tool description in its lean form, with label values and the place from
+// v; full is where the full description is (SchemaCommand or ResourceURI), as its reader can reach it.
 func Brief(d *Dataset, v Vocabulary, full string) string {
 	var b strings.Builder
 	if d.Private {
@@ -60,7 +60,7 @@ func Brief(d *Dataset, v Vocabulary, full string) string {
 		fmt.Fprintf(&b, "答え: {%s}。エラーは {\"error\", \"kind\"}\n", strings.Join(cols, ", "))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s: %s %s\n", d.Tool, d.Summary, d.WhenToUse)
+	fmt.Fprintf(&b, "%s: %s %s\n", d.Tool, d.SummaryAt(v.Place()), d.WhenToUse)
 	fmt.Fprintf(&b, "SQL の SELECT 文1つ、結果は最大%d件。現在の東京時刻は tokyo_now()。全説明: %s\n", RowCap, full)
 	b.WriteString("\n【テーブルとビュー】\n")
 	var cols []string

@@ -1,7 +1,8 @@
 package schema
 
 // The column descriptions and examples come from the design documents the product grew from.
-// Descriptions never mention how many rows there are: the data grows.
+// Descriptions never mention how many rows there are: the data grows. Nor do they name a place: the
+// build's place.json does (Place, SummaryAt).
 
 // Events are the area's events, campaigns and limited-time offers.
 var Events = &Dataset{
@@ -10,7 +11,7 @@ var Events = &Dataset{
 	Table:      "events",
 	SourceFile: "events.csv",
 	Aliases:    []string{"events.csv", "input/events.csv"},
-	Summary:    "麻布台ヒルズ周辺で開催されるイベント・キャンペーン・期間限定企画のデータです。開催期間、会場、費用、事前登録の要否、対象者を含みます。",
+	Summary:    "イベント・キャンペーン・期間限定企画のデータです。開催期間、会場、費用、事前登録の要否、対象者を含みます。",
 	WhenToUse:  "イベント、キャンペーン、期間限定商品・期間限定企画を探すときに使います。通常販売の商品は search_products、店舗の情報や営業時間は search_stores を使ってください。開催中かどうかは date_time（または events_typed の start_date / end_date）と現在の東京時刻を比べて判断します。",
 	Columns: []Column{
 		{Name: "event_name", Kind: Text, Required: true, Description: "イベント名", Example: "BMW X5 / X6 Edition Shadow ローンチ記念プレゼントキャンペーン"},
@@ -70,18 +71,18 @@ var Stores = &Dataset{
 	SourceFile: "filtered_store_data_カテゴリー情報あり.csv",
 	Aliases:    []string{"stores.csv", "filtered_store_data_カテゴリー情報あり.csv", "input/filtered_store_data_カテゴリー情報あり.csv"},
 	PrimaryKey: "store_id",
-	Summary:    "麻布台ヒルズ周辺の店舗（物販・レストラン・カフェ・バーなど）のデータです。営業時間、臨時休業、設備、対象客層、メニュー、アクセスを含みます。",
+	Summary:    "店舗（物販・レストラン・カフェ・バーなど）のデータです。営業時間、臨時休業、設備、対象客層、メニュー、アクセスを含みます。",
 	WhenToUse:  "店舗の情報、営業時間、今営業中かどうか、設備（駐車場・個室・子供向け・車椅子・授乳室）や食事の対応（ヴィーガン・ハラール・グルテンフリー）を調べるときに使います。営業中かどうかは store_hours と is_open(store_id, 時刻) で現在の東京時刻と比べて判断してください（営業時間専用のツールはありません）。商品は search_products、イベントは search_events を使ってください。",
 	Columns: []Column{
 		{Name: "store_id", Kind: Text, Required: true, Description: "店舗ID", Example: "STR-0001"},
-		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "麻布台ヒルズマーケット"},
+		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "洋菓子店クリオロ"},
 		{Name: "description", Kind: Text, Description: "店舗の説明", Example: "日本の豊かな食文化を伝える専門店が集結した食のマーケット..."},
 		{Name: "category", Kind: Text, Required: true, Label: true, Description: "カテゴリ（\"retail\", \"restaurant\", \"cafe\" など）", Example: "retail"},
 		{Name: "opening_hours", Kind: JSON, SchemaFile: "opening_hours.json", Description: "営業時間（JSON形式: {\"monday\": [{\"open\": \"10:00\", \"close\": \"20:00\"}], ...}、または文章。空配列は定休日、close が open 以前や 24:00〜29:59 は翌日にまたがる。読み取った時間帯は store_hours）", Example: `{"monday": [{"open": "10:00", "close": "20:00"}], "tuesday": []}`},
 		{Name: "irregular_closures", Kind: JSON, SchemaFile: "irregular_closures.json", Description: "臨時休業情報（JSON配列形式: [{\"type\": \"holiday\", \"date\": \"YYYY-MM-DD\", \"reason\": \"理由\"}]）", Example: `[{"type": "holiday", "date": "2025-10-04", "reason": "設備点検のため"}]`},
 		{Name: "phone", Kind: Text, Description: "電話番号", Example: "03-5544-9636"},
 		{Name: "email", Kind: Text, Description: "メールアドレス（不明なら NULL）", Example: "info@example.com"},
-		{Name: "address", Kind: Text, Description: "住所", Example: "麻布台ヒルズ ガーデンプラザC 1F・B1F"},
+		{Name: "address", Kind: Text, Description: "住所", Example: "ガーデンプラザB 1F"},
 		{Name: "Biz_Entertainment_Available", Kind: Flag, FlagValue: "TRUE", Description: "ビジネス・接待利用可否（\"TRUE\" または NULL）", Example: "TRUE"},
 		{Name: "private_room", Kind: JSON, SchemaFile: "private_room.json", Description: "個室情報（JSON形式: {\"available\": true/false, \"capacity\": 数値, \"charge\": \"説明\"}）", Example: `{"available": true, "capacity": 20, "charge": "有料"}`},
 		{Name: "pets_allowed", Kind: Flag, FlagValue: "TRUE", Description: "ペット同伴可否（\"TRUE\" または NULL）", Example: "TRUE"},
@@ -166,11 +167,11 @@ var Stores = &Dataset{
 		{"駐車場がある店舗は？", "SELECT store_name, address, parking FROM 'stores.csv'\nWHERE parking LIKE '%\"available\": true%'"},
 		{"ファミリー向けの店舗を探して", "SELECT store_name, description, target_audience FROM 'stores.csv'\nWHERE target_audience LIKE '%ファミリー%'"},
 		{"個室が使える店舗は？", "SELECT store_name, phone, private_room FROM 'stores.csv'\nWHERE private_room LIKE '%\"available\": true%'"},
-		{"麻布台エリアの店舗は？", "SELECT * FROM 'stores.csv' WHERE address LIKE '%麻布台%'"},
+		{"地下1階（B1F）の店舗は？", "SELECT * FROM 'stores.csv' WHERE address LIKE '%B1F%'"},
 		{"ビジネス・接待に使える店舗は？", "SELECT * FROM 'stores.csv' WHERE Biz_Entertainment_Available = 'TRUE'"},
 		{"ペット同伴できる店舗は？", "SELECT * FROM 'stores.csv' WHERE pets_allowed = 'TRUE'"},
 		{"店舗独自のイベントを開催している店舗は？", "SELECT store_name, store_exclusive_events FROM 'stores.csv' WHERE store_exclusive_events IS NOT NULL"},
-		{"麻布台ヒルズマーケットの営業時間は？", "SELECT day, opens, closes, overnight FROM store_hours\nWHERE store_name LIKE '%マーケット%'"},
+		{"店名に「マーケット」を含む店舗の営業時間は？", "SELECT day, opens, closes, overnight FROM store_hours\nWHERE store_name LIKE '%マーケット%'"},
 		{"2025年10月3日（金）19時30分に営業中のカフェは？（今なら TIMESTAMP '2025-10-03 19:30' の代わりに tokyo_now()）", "SELECT store_name, address FROM stores\nWHERE category = 'cafe' AND is_open(store_id, TIMESTAMP '2025-10-03 19:30')"},
 		{"店名に「ﾏｰｹｯﾄ」（全角・半角、かな・カナ、大文字小文字の違いを問わず）を含む店舗は？", "SELECT store_name FROM stores WHERE fold(store_name) LIKE fold('%ﾏｰｹｯﾄ%')"},
 		{"駐車場があってファミリー向けの店舗は？", "SELECT store_name, parking_capacity, target_audience FROM stores_typed\nWHERE parking_available AND list_contains(target_audience, 'ファミリー')"},
@@ -187,14 +188,14 @@ var Products = &Dataset{
 	Table:      "products",
 	SourceFile: "filtered_product_data.csv",
 	Aliases:    []string{"filtered_product_data.csv", "input/filtered_product_data.csv"},
-	Summary:    "麻布台ヒルズマーケットなどの店舗で販売されている通常商品のデータです。商品名、説明（価格を含む）、カテゴリタグ、販売店舗を含みます。",
+	Summary:    "店舗で販売されている通常商品のデータです。商品名、説明（価格を含む）、カテゴリタグ、販売店舗を含みます。",
 	WhenToUse:  "おすすめの商品、ギフト、予算に合う商品を探すときに使います（例:「おすすめの商品を教えて」「1000円以下のギフトは？」「予算2000円でランチできる商品」）。期間限定商品やキャンペーン商品は search_events を使ってください（例:「期間限定商品を教えて」「今月のキャンペーン商品は？」）。",
 	Columns: []Column{
 		// Hidden is presentation, as the seed asks ("内部処理用、ユーザーには非表示"): the column is left out
 		// of results by name, and the description says so and that the value is no secret (stores
 		// shows it), since an expression or another name (p.store_id || '', to_json(p)) shows it.
 		{Name: "store_id", Kind: Text, Required: true, Hidden: true, Description: "店舗ID（内部処理用: 結合や絞り込みに使い、ユーザーには店舗名を示してください。列名 store_id のままでは結果から省かれますが、秘密の値ではありません: 同じIDは search_stores の store_id で見えます）", Example: "STR-0001"},
-		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "麻布台ヒルズマーケット"},
+		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "洋菓子店クリオロ"},
 		{Name: "product_name", Kind: Text, Required: true, Description: "商品名", Example: "手巻き寿司セット 天然本鮪入り"},
 		{Name: "product_description", Kind: Text, Description: "商品説明（価格情報を含む）", Example: "豊洲市場を代表する...15,120円(税込)〜"},
 		{Name: "tag", Kind: Text, Label: true, Description: "カテゴリタグ（フード、ギフト等）", Example: "ギフト"},
@@ -216,7 +217,7 @@ var Products = &Dataset{
 		{"寿司の商品は？", "SELECT * FROM 'filtered_product_data.csv' WHERE product_name LIKE '%寿司%'"},
 		{"1,000円の商品は？", "SELECT * FROM 'filtered_product_data.csv' WHERE product_description LIKE '%1,000円%'"},
 		{"ギフトにおすすめの商品は？", "SELECT * FROM 'filtered_product_data.csv' WHERE tag = 'ギフト'"},
-		{"麻布台の店舗の商品は？", "SELECT product_name, product_description FROM 'filtered_product_data.csv'\nWHERE store_name LIKE '%麻布台%'"},
+		{"店名に「マーケット」を含む店舗の商品は？", "SELECT product_name, product_description FROM 'filtered_product_data.csv'\nWHERE store_name LIKE '%マーケット%'"},
 		{"500円のフードは？", "SELECT product_name, product_description, tag FROM 'filtered_product_data.csv'\nWHERE tag = 'フード' AND product_description LIKE '%500円%'\nORDER BY product_name"},
 		{"1000円以下のギフトを安い順に", "SELECT store_name, product_name, price_yen FROM products_typed\nWHERE tag = 'ギフト' AND price_yen <= 1000 ORDER BY price_yen"},
 		{"カフェで買える商品は？（店舗と結合）", "SELECT p.store_name, p.product_name, p.tag FROM products p\nJOIN stores s ON s.store_id = p.store_id WHERE s.category = 'cafe'"},

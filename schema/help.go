@@ -47,9 +47,9 @@ type ColumnDoc struct {
 }
 
 // DescribeWith builds the tool description of a dataset, listing label values from v, the values of
-// a built database, where it has them.
+// a built database, where it has them, and naming its place where the build names one.
 func DescribeWith(d *Dataset, v Vocabulary) Doc {
-	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.Summary, WhenToUse: d.WhenToUse, Rules: []string{}, CLI: []string{},
+	doc := Doc{Tool: d.Tool, Dataset: d.Name, Summary: d.SummaryAt(v.Place()), WhenToUse: d.WhenToUse, Rules: []string{}, CLI: []string{},
 		Relations: []RelationDoc{}, Columns: []ColumnDoc{}, Now: []string{}, Examples: append([]Example{}, d.Examples...),
 		Labels: []LabelDoc{}}
 	for _, c := range d.Columns {

@@ -8,9 +8,10 @@ import "strings"
 const MaxListed = 30
 
 // Vocabulary holds what descriptions show of a built database: the values each label column has,
-// keyed by VocabKey, and one row of each table as its columns' examples, keyed by ExampleKey. A nil
-// Vocabulary means no database was read: descriptions then list no label values (a line says where
-// they come from) and show schema/'s own examples, which pair nothing with anything.
+// keyed by VocabKey, one row of each table as its columns' examples, keyed by ExampleKey, and the
+// build's place (Place). A nil Vocabulary means no database was read: descriptions then list no label
+// values (a line says where they come from), show schema/'s own examples, which pair nothing with
+// anything, and name no place.
 type Vocabulary map[string][]string
 
 // VocabKey names a label column in a Vocabulary.

@@ -1,4 +1,4 @@
-// Command ctool gives a concierge agent safe, fast SQL access to the Azabudai Hills stores, events and
+// Command ctool gives a concierge agent safe, fast SQL access to a neighbourhood's stores, events and
 // products, and a one-at-a-time lookup of the user's profile. This package only wires command lines to
 // the domain packages; the work happens in ingest/, query/, profile/, database/ and schema/.
 package main
@@ -93,7 +93,7 @@ func commandNames(commands []*cli.Command) []string {
 func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:    "ctool",
-		Usage:   "safe SQL over the Azabudai Hills stores, events and products, for a concierge agent",
+		Usage:   "safe SQL over a neighbourhood's stores, events and products, for a concierge agent",
 		Version: version,
 		Description: "ctool ingest builds data/ctool.duckdb from the CSV files in input/; ctool query runs one guarded,\n" +
 			fmt.Sprintf("read-only SELECT of an agent against it (at most %d rows); ctool profile returns one user's profile;\n", schema.RowCap) +
