@@ -215,7 +215,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	var list storeList
 	execErr, readErr := conn.Run(ctx, checked, func(rows driver.Rows) error {
 		vals := make([]driver.Value, 2)
-		for {
+		for len(list.names) < checked.Rows() { // the statement fetches one row past its LIMIT
 			if err := rows.Next(vals); err == io.EOF {
 				return nil
 			} else if err != nil {
@@ -228,6 +228,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 			}
 			list.names, list.n = append(list.names, name), int(n)
 		}
+		return nil
 	})
 	return list, execErr == nil && readErr == nil
 }
