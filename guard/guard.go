@@ -110,10 +110,16 @@ type Checked struct {
 
 	stmt  astObj // the statement as the guard read it (Statement)
 	shape string // the shape's text, for a statement that runs a query shape (CheckShape)
+	rows  int    // the rows of the answer (Rows)
 }
 
 // Text is the statement's text, for messages: DuckDB's errors may quote it.
 func (c *Checked) Text() string { return c.run.text }
+
+// Rows is how many rows the answer has at most: the query's own LIMIT or the row cap, whichever is
+// lower. The statement returns one row more when more match, so the caller reads Rows()+1 rows and
+// keeps Rows().
+func (c *Checked) Rows() int { return c.rows }
 
 const (
 	// onlySelect is the rule every refusal of a statement repeats, so the agent learns what is allowed.
@@ -131,9 +137,11 @@ const (
 
 // Check parses sqlText once with DuckDB's parser (json_serialize_sql, the text bound as a parameter),
 // walks the AST once, and returns the statement that runs it with the row cap:
-// "SELECT * FROM system.main.query(?) AS ctool_q LIMIT <rowCap+1>" with the unchanged text as its one
-// argument (the caller reads rowCap+1 rows to know whether more matched). It returns a *Rejection for
-// refused input; any other error is DuckDB's or the context's, and wraps ctx.Err() when ctx is done.
+// "SELECT * FROM system.main.query(?) AS ctool_q LIMIT <rowCap+1>" with the text as its one argument
+// (the caller reads Rows()+1 rows to know whether more matched). The text is sqlText unchanged, or,
+// when its top-level LIMIT n is at most rowCap, sqlText with LIMIT n+1, itself parsed, walked and
+// proved to be the query but for that number (limit.go). It returns a *Rejection for refused input;
+// any other error is DuckDB's or the context's, and wraps ctx.Err() when ctx is done.
 func Check(ctx context.Context, conn *Conn, sqlText string, p Policy, rowCap int) (*Checked, error) {
 	if conn == nil {
 		return nil, errors.New("guard: Check needs a connection")
@@ -151,7 +159,19 @@ func Check(ctx context.Context, conn *Conn, sqlText string, p Policy, rowCap int
 	if err := walkStatement(stmt, p); err != nil {
 		return nil, err
 	}
-	return &Checked{run: SQL{runSQL + strconv.Itoa(rowCap+1)}, args: []any{sqlText}, stmt: stmt}, nil
+	c := &Checked{run: SQL{runSQL + strconv.Itoa(rowCap+1)}, args: []any{sqlText}, stmt: stmt, rows: rowCap}
+	n, raise, rej := ownLimit(stmt, rowCap)
+	if rej != nil {
+		return nil, rej
+	}
+	if raise {
+		text, err := raisedCheck(ctx, conn, sqlText, stmt, n, p, rowCap)
+		if err != nil {
+			return nil, err
+		}
+		c.args, c.rows = []any{text}, n
+	}
+	return c, nil
 }
 
 // Parse returns the one statement of sqlText as DuckDB's parser reads it (numbers as json.Number), for

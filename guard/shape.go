@@ -133,7 +133,8 @@ var literalOperators = nameSet(
 //   - the shape's tree is original's with each literal replaced by a parameter, in order, each one
 //     an operand of a comparison, IN, BETWEEN or one of literalOperators;
 //   - the guard accepts the running statement under p, with those parameters;
-//   - the running statement is SELECT * FROM (<the shape's tree>) LIMIT rowCap+1, nothing else.
+//   - the running statement is SELECT * FROM (<the shape's tree>) LIMIT rowCap+1, nothing else, where
+//     the shape's own top-level LIMIT n, when n is at most rowCap, reads n+1 (as Check runs a query).
 //
 // A *Rejection says why the shape cannot be used; any other error is DuckDB's or the context's.
 func CheckShape(ctx context.Context, conn *Conn, original string, s Shaped, p Policy, rowCap int) (*Checked, error) {
@@ -160,7 +161,20 @@ func CheckShape(ctx context.Context, conn *Conn, original string, s Shaped, p Po
 			return nil, &Rejection{Refused: "shape", Reason: "literal " + strconv.Itoa(i+1) + " has no parameter"}
 		}
 	}
-	runText := shapeRunSQL(s.Text, rowCap)
+	// The shape's own LIMIT n runs as n+1, as Check runs its query (limit.go).
+	runShape, runTree, rows := s.Text, shape, rowCap
+	n, raise, rej := ownLimit(shape, rowCap)
+	if rej != nil {
+		return nil, rej
+	}
+	if raise {
+		var ok bool
+		if runShape, ok = raisedLimit(s.Text, shape, n); !ok {
+			return nil, unraisable(rowCap)
+		}
+		runTree, rows = withLimit(shape, n+1), n
+	}
+	runText := shapeRunSQL(runShape, rowCap)
 	run, err := parse(ctx, conn, runText)
 	if err != nil {
 		return nil, err
@@ -169,10 +183,10 @@ func CheckShape(ctx context.Context, conn *Conn, original string, s Shaped, p Po
 	if rej := w.object(statementSpec, run, env{}); rej != nil {
 		return nil, rej
 	}
-	if !isShapeRun(run, shape, rowCap) {
+	if !isShapeRun(run, runTree, rowCap) {
 		return nil, &Rejection{Refused: "shape", Reason: "the running statement is not the shape under the row cap"}
 	}
-	return &Checked{run: SQL{runText}, args: s.Args(), shape: s.Text}, nil
+	return &Checked{run: SQL{runText}, args: s.Args(), shape: s.Text, rows: rows}, nil
 }
 
 // ForShape is the statement of a shape CheckShape proved, with the literals of s, a query of the same
@@ -181,7 +195,7 @@ func (c *Checked) ForShape(s Shaped) (*Checked, bool) {
 	if c == nil || c.shape == "" || c.shape != s.Text {
 		return nil, false
 	}
-	return &Checked{run: c.run, args: s.Args(), shape: c.shape}, true
+	return &Checked{run: c.run, args: s.Args(), shape: c.shape, rows: c.rows}, true
 }
 
 // Args are the literals as the arguments of the statement that runs the shape.

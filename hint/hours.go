@@ -131,13 +131,14 @@ func (s storeList) text(passing bool) string {
 // noteTemplate lists the stores of unknown hours (named as firstUnknown names them) for which a row of the query's FROM passes its
 // other conditions (the first maxNamed, and how many): With puts the query's FROM, its WITH clause and
 // those conditions in the EXISTS, with one ctool_s.store_id = ctool_u.store_id for each stores
-// relation the FROM reads.
+// relation the FROM reads. It has no LIMIT of its own: Check's row cap, maxNamed, keeps the first
+// ones, and a LIMIT within it would cost a second parse (guard/limit.go).
 const noteTemplate = "SELECT CASE WHEN ctool_u.opening_hours IS NULL THEN ctool_u.store_name " +
 	"ELSE ctool_u.store_name || ' (opening_hours: ' || left(ctool_u.opening_hours, 40) || " +
 	"CASE WHEN length(ctool_u.opening_hours) > 40 THEN '…' ELSE '' END || ')' END AS store_name, " +
 	"count(*) OVER () AS n FROM stores_typed AS ctool_u " +
 	"WHERE NOT ctool_u.hours_known AND EXISTS (SELECT 1 WHERE ctool_s.store_id = ctool_u.store_id) " +
-	"ORDER BY ctool_u.store_id LIMIT 5"
+	"ORDER BY ctool_u.store_id"
 
 // passingStores runs the query's FROM and WHERE without what reads hours, for the stores of unknown
 // hours: ok is false when that cannot be written or run. It drops from the WHERE clause every AND
@@ -220,7 +221,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	var list storeList
 	execErr, readErr := conn.Run(ctx, checked, func(rows driver.Rows) error {
 		vals := make([]driver.Value, 2)
-		for {
+		for len(list.names) < checked.Rows() { // the statement fetches one row past its LIMIT
 			if err := rows.Next(vals); err == io.EOF {
 				return nil
 			} else if err != nil {
@@ -233,6 +234,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 			}
 			list.names, list.n = append(list.names, name), int(n)
 		}
+		return nil
 	})
 	return list, execErr == nil && readErr == nil
 }

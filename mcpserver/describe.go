@@ -91,7 +91,7 @@ func outputSchema(d *schema.Dataset) json.RawMessage {
 			"properties": map[string]any{
 				"results":   map[string]any{"type": "array", "maxItems": schema.RowCap, "items": map[string]any{"type": "object"}, "description": "one object per row, columns in the SELECT's order"},
 				"count":     map[string]any{"type": "integer", "minimum": 0, "maximum": schema.RowCap},
-				"truncated": map[string]any{"type": "boolean", "description": "more rows matched than were returned"},
+				"truncated": map[string]any{"type": "boolean", "description": "more rows match after the returned ones, whoever wrote LIMIT/OFFSET"},
 				"message":   map[string]any{"type": "string", "description": "when nothing matched"},
 				"hint":      map[string]any{"type": "string", "description": "why nothing matched, or how to narrow or page"},
 				"note":      map[string]any{"type": "string"},

@@ -32,7 +32,7 @@ type Result struct {
 	Dataset   *schema.Dataset
 	Columns   []Column
 	Rows      [][]any
-	Truncated bool     // more rows matched than were returned
+	Truncated bool     // more rows match than were returned, whoever wrote the LIMIT or OFFSET
 	Omitted   []string // hidden columns left out of the result by name
 	// Hint explains an empty result: the conditions that match no row by themselves and what their
 	// columns hold instead, the dates the build holds, the conditions that never meet (hint.Explain,
@@ -118,7 +118,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			return failure(ctx, err)
 		}
 		execErr, err := runChecked(ctx, conn, checked, func(rows rowReader) (err error) {
-			res, err = readResult(ctx, d, policy, rows)
+			res, err = readResult(ctx, d, policy, checked.Rows(), rows)
 			return err
 		})
 		if execErr != nil {
@@ -130,7 +130,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		cache := e.hints.For(build)
 		q := hint.Query{Text: sqlText, Statement: checked.Statement(), Dataset: d}
 		offers := hint.OfferNotes(ctx, conn, &q)
-		if len(res.Rows) == 0 {
+		if len(res.Rows) == 0 && !res.Truncated { // LIMIT 0 of rows that match explains nothing
 			res.Hint = hint.Render(hint.Explain(ctx, conn, cache, q)) // the rows are closed: the hints use the same connection
 		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res, offers)
@@ -158,8 +158,9 @@ func (e *Engine) onBuild(ctx context.Context, f func(b *database.Build, conn *gu
 	return f(b, conn)
 }
 
-// readResult reads at most schema.RowCap rows, leaving out the policy's hidden columns by name.
-func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, rows rowReader) (*Result, error) {
+// readResult keeps at most limit rows (guard.Checked.Rows: the query's own LIMIT or the row cap), and
+// says Truncated when one more came back, leaving out the policy's hidden columns by name.
+func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, limit int, rows rowReader) (*Result, error) {
 	names, types, err := rows.columns()
 	if err != nil {
 		return nil, failure(ctx, err)
@@ -190,7 +191,7 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, row
 		if !more {
 			break
 		}
-		if len(res.Rows) == schema.RowCap {
+		if len(res.Rows) == limit {
 			res.Truncated = true
 			break
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +57,7 @@ func TestEngineAnswers(t *testing.T) {
 		{"nothing matched", schema.Stores, "SELECT store_name FROM 'stores.csv' WHERE store_name = '存在しない店舗'",
 			`{"results": [], "count": 0, "truncated": false, "message": "検索条件に一致する店舗が見つかりませんでした", "hint": "store_name = '存在しない店舗' matches no row of stores.csv; nothing in store_name is close to it"}`},
 		{"capped", schema.Events, "SELECT 1 AS one FROM range(20)",
-			`{"results": [` + strings.Repeat(`{"one": 1}, `, 9) + `{"one": 1}], "count": 10, "truncated": true, "hint": "` + query.TruncatedHint + `"}`},
+			`{"results": [` + strings.Repeat(`{"one": 1}, `, 9) + `{"one": 1}], "count": 10, "truncated": true, "hint": "` + query.TruncatedHint(10) + `"}`},
 		{"store_id left out of products by name", schema.Products, "SELECT store_id, product_name FROM products WHERE product_name = '本鮪 中トロ 柵'",
 			`{"results": [{"product_name": "本鮪 中トロ 柵"}], "count": 1, "truncated": false, "note": "left out store_id: store_id is internal to products and never shown; use it only in WHERE or JOIN"}`},
 		{"store_id shown for stores", schema.Stores, "SELECT store_id FROM stores WHERE store_id = 'STR-0001'",
@@ -72,6 +73,56 @@ func TestEngineAnswers(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestEngineOwnLimit: truncated says whether more rows match than came back, whoever wrote the LIMIT
+// or OFFSET, and count is the rows returned (the sample has 20 stores).
+func TestEngineOwnLimit(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	all, err := e.Query(ctx, schema.Stores, "SELECT store_name FROM stores ORDER BY store_id OFFSET 10")
+	if err != nil || len(all.Rows) != 10 || all.Truncated {
+		t.Fatalf("the last ten stores: %v, %v", all, err)
+	}
+	tests := []struct {
+		sql       string
+		rows      [][]any // nil: not compared
+		truncated bool
+	}{
+		{"SELECT store_name FROM stores ORDER BY store_id OFFSET 10 LIMIT 3", all.Rows[:3], true},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 3 OFFSET 17", all.Rows[7:], false},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 5 OFFSET 15", all.Rows[5:], false},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 5 OFFSET 17", all.Rows[7:], false},
+		{"SELECT store_name FROM stores ORDER BY store_id DESC LIMIT 1", all.Rows[9:], true},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 10 OFFSET 10", all.Rows, false},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 10 OFFSET 9", nil, true},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 30 OFFSET 10", all.Rows, false},
+		{"SELECT store_name FROM stores ORDER BY store_id LIMIT 30", nil, true},
+		{"SELECT * FROM (SELECT store_name FROM stores ORDER BY store_id OFFSET 17 LIMIT 3)", all.Rows[7:], false},
+		{"WITH s AS (SELECT store_name, store_id FROM stores ORDER BY store_id OFFSET 17 LIMIT 3) SELECT store_name FROM s ORDER BY store_id", all.Rows[7:], false},
+		{"SELECT store_name FROM stores UNION ALL SELECT event_name FROM events LIMIT 4", nil, true},
+		{"SELECT store_name FROM stores LIMIT 0", [][]any{}, true},
+		{"SELECT store_name FROM stores WHERE store_id = 'none' LIMIT 0", [][]any{}, false},
+	}
+	for _, tt := range tests {
+		res, err := e.Query(ctx, schema.Stores, tt.sql)
+		if err != nil {
+			t.Errorf("%q: %v", tt.sql, err)
+			continue
+		}
+		if tt.rows != nil && !reflect.DeepEqual(res.Rows, tt.rows) || res.Truncated != tt.truncated {
+			t.Errorf("%q: rows %v, truncated %v; want %v, %v", tt.sql, res.Rows, res.Truncated, tt.rows, tt.truncated)
+		}
+	}
+	// LIMIT 0 of rows that match is no empty result: no message that nothing matched, and the hint
+	// says what to do.
+	res, err := e.Query(ctx, schema.Stores, "SELECT store_name FROM stores LIMIT 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := compact(jsonOf(t, res)), `{"results": [], "count": 0, "truncated": true, "hint": "`+query.TruncatedHint(0)+`"}`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 

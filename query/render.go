@@ -31,8 +31,16 @@ var Formats = []string{FormatText, FormatJSON, FormatJSONL, FormatCSV, FormatMar
 // displayWidth is how many characters of a cell table and markdown show.
 const displayWidth = 60
 
-// TruncatedHint tells an agent what to do when more rows matched than were returned.
-var TruncatedHint = fmt.Sprintf("more rows matched than the %d returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT %d OFFSET %d",
+// TruncatedHint tells an agent what to do when more rows matched than the returned ones: past the
+// row cap, narrow or page; past the query's own lower LIMIT, raise it or page.
+func TruncatedHint(returned int) string {
+	if returned >= schema.RowCap {
+		return capHint
+	}
+	return fmt.Sprintf("more rows matched than the %d the LIMIT returned: raise it (up to %d), or page with ORDER BY ... OFFSET", returned, schema.RowCap)
+}
+
+var capHint = fmt.Sprintf("more rows matched than the %d returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT %d OFFSET %d",
 	schema.RowCap, schema.RowCap, schema.RowCap)
 
 // Write renders res in format to out. notes receives remarks for people (the truncation hint, left-out
@@ -81,7 +89,8 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 }
 
 // Document is the JSON answer of a query: {"results": [...], "count": N, "truncated": bool}, with the
-// dataset's message when nothing matched, a hint when more matched, and a note on left-out columns.
+// dataset's message when nothing matched, a hint when more matched than came back, and a note on
+// left-out columns.
 // Rows keep the SELECT's column order.
 func Document(res *Result) any {
 	rows := make([]any, len(res.Rows))
@@ -89,14 +98,14 @@ func Document(res *Result) any {
 		rows[i] = rowObject(res.Columns, r)
 	}
 	doc := orderedObject{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
-	if len(res.Rows) == 0 {
+	if len(res.Rows) == 0 && !res.Truncated { // LIMIT 0 of rows that match is no empty result
 		doc = append(doc, kv{"message", res.Dataset.ZeroMessage})
 		if res.Hint != "" {
 			doc = append(doc, kv{"hint", res.Hint})
 		}
 	}
 	if res.Truncated {
-		doc = append(doc, kv{"hint", TruncatedHint})
+		doc = append(doc, kv{"hint", TruncatedHint(len(res.Rows))})
 	}
 	if note := omittedNote(res); note != "" {
 		doc = append(doc, kv{"note", note})
@@ -140,7 +149,7 @@ func rowObject(cols []Column, values []any) orderedObject {
 // writeNotes puts the remarks of the streaming formats on the notes stream.
 func writeNotes(notes io.Writer, res *Result) error {
 	if res.Truncated {
-		fmt.Fprintln(notes, "ctool: "+TruncatedHint)
+		fmt.Fprintln(notes, "ctool: "+TruncatedHint(len(res.Rows)))
 	}
 	if note := omittedNote(res); note != "" {
 		fmt.Fprintln(notes, "ctool: "+note)
@@ -179,7 +188,11 @@ func cellText(v any) string {
 func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 	count := len(res.Rows)
 	note := omittedNote(res)
-	if count == 0 {
+	switch {
+	case count == 0 && res.Truncated:
+		_, err := fmt.Fprintf(out, "(0 rows; %s)\n", TruncatedHint(0))
+		return err
+	case count == 0:
 		_, err := fmt.Fprintln(out, res.Dataset.ZeroMessage)
 		return err
 	}
@@ -230,7 +243,7 @@ func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
 		footer = "\n" + footer
 	}
 	if res.Truncated {
-		footer += "; " + TruncatedHint
+		footer += "; " + TruncatedHint(count)
 	}
 	if note != "" {
 		footer += "; " + note

@@ -76,7 +76,7 @@ func (e *Engine) byShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *s
 func (e *Engine) runShape(ctx context.Context, conn *guard.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
 	policy := guard.ForDataset(d)
 	execErr, readErr := runChecked(ctx, conn, run, func(rows rowReader) error {
-		res, err = readResult(ctx, d, policy, rows)
+		res, err = readResult(ctx, d, policy, run.Rows(), rows)
 		return err
 	})
 	if execErr != nil {

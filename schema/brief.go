@@ -38,7 +38,7 @@ func SharedRules() []string {
 		fmt.Sprintf("結果は最大%d件。LIMIT がなければ LIMIT %d が付きます。続きは ORDER BY ... LIMIT %d OFFSET %d", RowCap, RowCap, RowCap, RowCap),
 		"現在の東京時刻は tokyo_now()（TIMESTAMP）、今日は CAST(tokyo_now() AS DATE)。営業中・開催中は必ずこれと比べます（例の固定日時は置き換えて使います）",
 		"is_open(store_id, 時刻) は、その時刻に店舗が営業中なら true（昼休み、深夜0時またぎ、定休日、臨時休業を考慮。営業時間が不明な店舗は false）",
-		`答えは {"results": [...], "count": N, "truncated": true/false}。truncated なら一致はもっと多くあります`,
+		`答えは {"results": [...], "count": N, "truncated": true/false}。truncated は、返した行の後にも一致する行があるとき true（LIMIT/OFFSET を誰が書いても）`,
 		`0件なら "message" と "hint"：一致しない条件、近い値、データの日付の範囲、その語が現れる列を示します。"note" は結果に添える注意です`,
 		`エラーは {"error", "kind", "hint"}（DuckDB のエラー文を含みます）。hint に従って直します`,
 		"ラベル列（category, tag など）は大文字小文字を区別しません。各ツールの説明にある値で比べます",

@@ -103,7 +103,7 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 		}
 	}
 	doc.OutputNote = fmt.Sprintf(`{"results": [...], "count": N, "truncated": true/false}。`+
-		`truncated が true なら%d件より多く一致しています。0件なら "message": "%s" と、一致する行のない条件と近い値を示す "hint"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, RowCap, d.ZeroMessage)
+		`truncated は、返した行の後にも一致する行があるとき true（LIMIT/OFFSET を誰が書いても）。0件なら "message": "%s" と、一致する行のない条件と近い値を示す "hint"。エラー時は {"error": "..."}（DuckDBのエラー文を含む）`, d.ZeroMessage)
 	doc.Labels = labelDocs(d, v)
 	if v == nil && len(doc.Labels) > 0 {
 		doc.LabelsNote = NoBuildLabels

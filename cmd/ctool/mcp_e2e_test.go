@@ -755,6 +755,31 @@ func testMCPStdio(t *testing.T, db string) {
 		calls += len(cases)
 	})
 
+	// truncated says whether more rows match than came back under the agent's own LIMIT too; the same
+	// shape again (a worker may answer it by the shape it learned) says the same.
+	t.Run("truncated", func(t *testing.T) {
+		for _, tc := range []struct {
+			sql       string
+			count     int
+			truncated bool
+		}{
+			{"SELECT store_name FROM stores WHERE category <> 'x' ORDER BY store_id LIMIT 3", 3, true},
+			{"SELECT store_name FROM stores WHERE category <> 'y' ORDER BY store_id LIMIT 3", 3, true},
+			{"SELECT store_name FROM stores WHERE category <> 'x' ORDER BY store_id LIMIT 5 OFFSET 15", 5, false},
+			{"SELECT store_name FROM stores WHERE category <> 'y' ORDER BY store_id LIMIT 5 OFFSET 15", 5, false},
+		} {
+			got := callTool(t, p, "search_stores", map[string]any{"sql_query": tc.sql})
+			calls++
+			var doc struct {
+				Count     int  `json:"count"`
+				Truncated bool `json:"truncated"`
+			}
+			if err := json.Unmarshal(got.StructuredContent, &doc); err != nil || got.IsError || doc.Count != tc.count || doc.Truncated != tc.truncated {
+				t.Errorf("%s: %s; want count %d, truncated %v", tc.sql, got.StructuredContent, tc.count, tc.truncated)
+			}
+		}
+	})
+
 	t.Run("arguments", func(t *testing.T) {
 		for _, tc := range []struct {
 			tool string

@@ -660,17 +660,19 @@ func testSeedLimits(t *testing.T, db e2eDB) {
 		truncated    bool
 	}{
 		{"events", "SELECT * FROM 'input/events.csv'", 10, true},
-		{"events", "SELECT * FROM 'input/events.csv' LIMIT 5", 5, false},
+		{"events", "SELECT * FROM 'input/events.csv' LIMIT 5", 5, true},
+		{"events", "SELECT * FROM 'input/events.csv' LIMIT 5 OFFSET 30", 5, false},
 		{"events", "SELECT * FROM 'input/events.csv' LIMIT 100", 10, true},
-		{"events", "SELECT event_name FROM 'input/events.csv' LIMIT 3", 3, false},
-		{"events", "SELECT event_name FROM 'events.csv' LIMIT 3", 3, false},
+		{"events", "SELECT event_name FROM 'input/events.csv' LIMIT 3", 3, true},
+		{"events", "SELECT event_name FROM 'events.csv' LIMIT 3", 3, true},
+		{"events", "SELECT event_name FROM 'events.csv' LIMIT 3 OFFSET 33", 2, false},
 		{"stores", "SELECT * FROM 'stores.csv'", 10, true},
-		{"stores", "SELECT * FROM 'stores.csv' LIMIT 3", 3, false},
-		{"stores", "SELECT * FROM 'stores.csv' LIMIT 5", 5, false},
+		{"stores", "SELECT * FROM 'stores.csv' LIMIT 3", 3, true},
+		{"stores", "SELECT * FROM 'stores.csv' LIMIT 5", 5, true},
 		{"stores", "SELECT * FROM 'stores.csv' LIMIT 100", 10, true},
-		{"stores", "SELECT store_name, category FROM 'stores.csv' LIMIT 3", 3, false},
-		{"products", "SELECT * FROM 'filtered_product_data.csv' LIMIT 3", 3, false},
-		{"products", "SELECT * FROM 'filtered_product_data.csv' WHERE tag = 'ギフト' LIMIT 5", 5, false},
+		{"stores", "SELECT store_name, category FROM 'stores.csv' LIMIT 3", 3, true},
+		{"products", "SELECT * FROM 'filtered_product_data.csv' LIMIT 3", 3, true},
+		{"products", "SELECT * FROM 'filtered_product_data.csv' WHERE tag = 'ギフト' LIMIT 5", 5, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.dataset+"/"+tc.sql, func(t *testing.T) {
@@ -740,7 +742,8 @@ func testHostile(t *testing.T, db e2eDB) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Harmless LIMIT tricks: they run, and never return more than 10 rows.
+// Harmless LIMIT tricks: they run, or are refused when no answer could say whether more rows matched;
+// they never return more than 10 rows, and truncated says whether more matched than came back.
 
 func testHarmlessLimits(t *testing.T, db e2eDB) {
 	cases := []struct {
@@ -749,16 +752,18 @@ func testHarmlessLimits(t *testing.T, db e2eDB) {
 		truncated          *bool  // nil: either
 		wantErr            string // non-empty: DuckDB refuses it (exit 1) with this text
 	}{
-		{"limit_percent", "events", "SELECT * FROM events LIMIT 10%", -1, nil, ""},
-		{"limit_percent_100", "events", "SELECT * FROM events LIMIT 100%", 10, ptr(true), ""},
-		{"limit_subquery", "events", "SELECT * FROM events LIMIT (SELECT 100)", 10, ptr(true), ""},
+		{"limit_percent", "events", "SELECT * FROM events LIMIT 10%", 0, nil, "LIMIT in percent"},
+		{"limit_percent_100", "events", "SELECT * FROM events LIMIT 100%", 0, nil, "LIMIT in percent"},
+		{"limit_subquery", "events", "SELECT * FROM events LIMIT (SELECT 100)", 0, nil, "a LIMIT that is an expression"},
 		{"limit_million", "events", "SELECT * FROM events LIMIT 1000000", 10, ptr(true), ""},
 		{"limit_bigint_max", "events", "SELECT * FROM events LIMIT 9223372036854775807", 10, ptr(true), ""},
 		{"limit_all", "events", "SELECT * FROM events LIMIT ALL", 10, ptr(true), ""},
 		{"limit_null", "events", "SELECT * FROM events LIMIT NULL", 10, ptr(true), ""},
 		{"fetch_first", "events", "SELECT * FROM events FETCH FIRST 100 ROWS ONLY", 10, ptr(true), ""},
 		{"limit_11", "events", "SELECT * FROM events LIMIT 11", 10, ptr(true), ""},
-		{"limit_10", "events", "SELECT * FROM events LIMIT 10", 10, ptr(false), ""},
+		{"limit_10", "events", "SELECT * FROM events LIMIT 10", 10, ptr(true), ""},
+		{"limit_3", "events", "SELECT * FROM events LIMIT 3", 3, ptr(true), ""},
+		{"limit_3_offset_32", "events", "SELECT * FROM events LIMIT 3 OFFSET 32", 3, ptr(false), ""},
 		{"offset_30", "events", "SELECT * FROM events OFFSET 30", 5, ptr(false), ""},
 		{"limit_100_offset_20", "events", "SELECT * FROM events ORDER BY event_name LIMIT 100 OFFSET 20", 10, ptr(true), ""},
 		{"limit_10_offset_30", "events", "SELECT * FROM events LIMIT 10 OFFSET 30", 5, ptr(false), ""},
@@ -1128,9 +1133,11 @@ func testFormats(t *testing.T, db e2eDB) {
 		}
 	})
 
+	// The three stores of the first queries are all that match, so no note joins them.
+	const firstThree = " WHERE store_id <= 'STR-0003' ORDER BY store_id LIMIT 3"
 	t.Run("jsonl", func(t *testing.T) {
-		sql := "SELECT store_id, store_name FROM stores ORDER BY store_id"
-		res := db.query("stores", "jsonl", sql+" LIMIT 3")
+		sql := "SELECT store_id, store_name FROM stores"
+		res := db.query("stores", "jsonl", sql+firstThree)
 		if res.code != 0 || res.stderr != "" {
 			t.Fatalf("want exit 0 and nothing on stderr:\n%s", res)
 		}
@@ -1138,7 +1145,7 @@ func testFormats(t *testing.T, db e2eDB) {
 		if len(lines) != 3 {
 			t.Fatalf("want 3 lines:\n%s", res)
 		}
-		jsonDoc := wantRows(t, db.query("stores", "json", sql+" LIMIT 3"))
+		jsonDoc := wantRows(t, db.query("stores", "json", sql+firstThree))
 		for i, l := range lines {
 			var obj map[string]any
 			if err := decodeStrict(l, &obj); err != nil {
@@ -1148,7 +1155,7 @@ func testFormats(t *testing.T, db e2eDB) {
 				t.Fatalf("line %d is %v, json says %v", i+1, obj, jsonDoc.Results[i])
 			}
 		}
-		res = db.query("stores", "jsonl", sql)
+		res = db.query("stores", "jsonl", sql+" ORDER BY store_id")
 		if res.code != 0 || strings.Count(res.stdout, "\n") != 10 || !strings.Contains(res.stderr, "more rows matched") {
 			t.Fatalf("want 10 lines and the truncation note on stderr:\n%s", res)
 		}
@@ -1159,8 +1166,8 @@ func testFormats(t *testing.T, db e2eDB) {
 	})
 
 	t.Run("csv", func(t *testing.T) {
-		sql := "SELECT store_id, store_name, category, description FROM stores ORDER BY store_id"
-		res := db.query("stores", "csv", sql+" LIMIT 3")
+		sql := "SELECT store_id, store_name, category, description FROM stores"
+		res := db.query("stores", "csv", sql+firstThree)
 		if res.code != 0 || res.stderr != "" {
 			t.Fatalf("want exit 0 and nothing on stderr:\n%s", res)
 		}
@@ -1171,7 +1178,7 @@ func testFormats(t *testing.T, db e2eDB) {
 		if len(records) != 4 || strings.Join(records[0], ",") != "store_id,store_name,category,description" {
 			t.Fatalf("want a header and 3 rows:\n%s", res)
 		}
-		jsonDoc := wantRows(t, db.query("stores", "json", sql+" LIMIT 3"))
+		jsonDoc := wantRows(t, db.query("stores", "json", sql+firstThree))
 		for i, r := range records[1:] {
 			for j, col := range records[0] {
 				if r[j] != fmt.Sprint(jsonDoc.Results[i][col]) {
@@ -1179,7 +1186,7 @@ func testFormats(t *testing.T, db e2eDB) {
 				}
 			}
 		}
-		res = db.query("stores", "csv", sql)
+		res = db.query("stores", "csv", sql+" ORDER BY store_id")
 		records, err = csv.NewReader(strings.NewReader(res.stdout)).ReadAll()
 		if err != nil || len(records) != 11 || !strings.Contains(res.stderr, "more rows matched") {
 			t.Fatalf("want a header, 10 rows and the truncation note on stderr (%v):\n%s", err, res)
@@ -1187,7 +1194,7 @@ func testFormats(t *testing.T, db e2eDB) {
 	})
 
 	t.Run("table_and_markdown", func(t *testing.T) {
-		sql := "SELECT store_id, store_name, category FROM stores ORDER BY store_id LIMIT 3"
+		sql := "SELECT store_id, store_name, category FROM stores" + firstThree
 		res := db.query("stores", "table", sql)
 		if res.code != 0 {
 			t.Fatalf("want exit 0:\n%s", res)
@@ -1226,7 +1233,11 @@ func testFormats(t *testing.T, db e2eDB) {
 			{"SELECT * FROM range(9)", 9, false},
 			{"SELECT * FROM range(10)", 10, false},
 			{"SELECT * FROM range(11)", 10, true},
-			{"SELECT * FROM events LIMIT 10", 10, false},
+			{"SELECT * FROM events LIMIT 10", 10, true},
+			{"SELECT * FROM events LIMIT 3", 3, true},
+			{"SELECT * FROM events LIMIT 0", 0, true},
+			{"SELECT * FROM events LIMIT 10 OFFSET 25", 10, false},
+			{"SELECT * FROM events LIMIT 3 OFFSET 33", 2, false},
 			{"SELECT * FROM events", 10, true},
 			{"SELECT * FROM stores WHERE false", 0, false},
 		} {
