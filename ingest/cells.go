@@ -49,6 +49,9 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) (u
 		}
 		return ""
 	}
+	if v.public {
+		v.injection(path, line, c, cell)
+	}
 	switch c.Kind {
 	case schema.Integer:
 		// The column is a 32-bit INTEGER in the database.
@@ -89,6 +92,33 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) (u
 	}
 	return unknown
 }
+
+// injection reports a cell whose text addresses an AI agent. Every kind of cell is read, not only
+// text: a cell that cannot be typed is kept as written, and the agent reads the raw tables too.
+// Profiles are not read: they are the operator's records, not pages from the web, the agent sees one
+// only as the visitor's own, and a report quoting a narrative would put personal data in CI logs.
+func (v *validator) injection(path string, line int, c schema.Column, cell string) {
+	short := len(cell) <= maxPlainBytes
+	if _, seen := v.plain[cell]; short && seen {
+		return
+	}
+	in, ok := schema.AddressesAI(cell)
+	if !ok {
+		if short && len(v.plain) < maxPlainCells {
+			v.plain[strings.Clone(cell)] = struct{}{} // not a slice of the record, which it would keep
+		}
+		return
+	}
+	msg := fmt.Sprintf("text addressed to an AI agent (%s): %s", in.Kind, escape.Quote(in.Phrase))
+	if !v.strict {
+		msg += "; kept as written, and an answer that returns it tells the agent it is data, not instructions"
+	}
+	v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: RuleInjection, Message: msg, Severity: v.severity()})
+}
+
+// The short cells known not to address an AI are at most maxPlainCells of maxPlainBytes each: names,
+// ids and tags, not descriptions, which rarely repeat.
+const maxPlainCells, maxPlainBytes = 1 << 16, 64
 
 // unknownNote ends the message of a cell that cannot be typed, when that is a warning.
 const unknownNote = "kept as written, its typed value unknown"

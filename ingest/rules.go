@@ -30,6 +30,7 @@ func Rules() []RuleInfo {
 		{RuleDuplicateKey, "no JSON object in a cell has a key twice", false, false},
 		{RuleSchema, "JSON columns match their JSON Schema (a warning unless --strict: the value is unknown)", true, false},
 		{RuleHours, "opening hours written as text are read by the hours rule (a warning unless --strict: the hours are unknown)", true, false},
+		{RuleInjection, "no cell of stores, events or products addresses an AI agent rather than the visitor (a warning unless --strict: the cell is kept, and an answer that returns it tells the agent it is data)", true, false},
 		{RuleUnique, "primary keys are unique in their file", false, false},
 		{RuleReference, "a product's store_id and a profile's primary_store_id are store_ids of the stores file", false, false},
 		{RuleVenue, "an event's venue that reads like a store names one store of the stores file (a warning unless validate --strict)", true, false},

@@ -175,6 +175,11 @@ type validator struct {
 	ctx     context.Context                // Options.ctx
 	compute func(f *File, record []string) // Options.compute
 	strict  bool                           // warnings are errors (Contracts.Strict)
+	// public is set while a public dataset's file is read: its cells reach the agent, so they are
+	// read for text addressed to it (cells.go); plain holds short cells already read that do not
+	// address it, since a store's name, its id and a tag repeat on every product.
+	public bool
+	plain  map[string]struct{}
 	// stores are the stores file's ids and names as read; venues matches events' venues against them
 	// once that file is read (venues.go).
 	stores []schema.Store
@@ -183,7 +188,8 @@ type validator struct {
 
 // newValidator compiles every dataset's JSON Schemas once.
 func newValidator(maxErrors int) (*validator, error) {
-	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]jsonProblem{}}
+	v := &validator{report: &Report{Max: maxErrors}, schemas: map[string]*gojsonschema.Schema{}, seen: map[string][]jsonProblem{},
+		plain: map[string]struct{}{}}
 	for _, d := range schema.All() {
 		for _, c := range d.Columns {
 			if c.Kind != schema.JSON || v.schemas[c.SchemaFile] != nil {
@@ -225,6 +231,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	}
 	defer fh.Close()
 	f.info = info
+	v.public = !f.Dataset.Private
 	// The limit holds even for a file that grows while it is read: one byte past it is a problem.
 	limit := v.maxFileSize
 	hr := &hashingReader{r: io.LimitReader(fh, limit+1), h: sha256.New()}

@@ -66,7 +66,10 @@ func newServer(c serverConfig) *mcp.Server {
 	if search == nil {
 		search = engine.Query
 	}
-	h := &handlers{query: search, profiles: c.profiles, timeout: c.timeout, log: c.log, auth: c.auth, metrics: c.metrics}
+	// The answers go to an agent: an unknown id's hint is what it can do, not the operator's setup.
+	profiles := *c.profiles
+	profiles.ForAgent = true
+	h := &handlers{query: search, profiles: &profiles, timeout: c.timeout, log: c.log, auth: c.auth, metrics: c.metrics}
 	if c.auth != nil {
 		c.auth.observe(h.log, h.metrics)
 		srv.AddReceivingMiddleware(listOwnTools)
@@ -216,7 +219,8 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 }
 
 // profile answers get_user_profile as `ctool profile --format json` does, with every rule of that
-// command: one id, the operator's NARRATIVE_DATA_FILE, the same messages, and the pinned id if any.
+// command: one id, the operator's NARRATIVE_DATA_FILE, the same messages, and the pinned id if any;
+// only an unknown id's hint is the agent's (profile.HintCheckID).
 func (h *handlers) profile(arg *argument) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()

@@ -172,6 +172,23 @@ func TestProfileSchemaIsTheProfile(t *testing.T) {
 	}
 }
 
+// An unknown id over MCP gets the hint an agent can act on, to check the id with the visitor, and
+// nothing of the operator's files or variables, which ctool profile's hint names.
+func TestProfileNotFoundTellsTheAgentWhatItCanDo(t *testing.T) {
+	cs := connect(t, newTestServer(t, ingesttest.Build(t, ingesttest.SampleInput(t))))
+	// user_diverse_frequent is in narrative_data_2.csv, which this server does not read.
+	for _, id := range []string{"nonexistent_user", "user_diverse_frequent"} {
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_user_profile", Arguments: map[string]any{"profile_id": id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"error":"` + profile.MsgNotFound + id + `","kind":"not_found","hint":"` + profile.HintCheckID + `"}`
+		if got := r.Content[0].(*mcp.TextContent).Text; !r.IsError || got != want {
+			t.Errorf("%s: isError=%v %s\nwant %s", id, r.IsError, got, want)
+		}
+	}
+}
+
 func TestArgument(t *testing.T) {
 	tools := map[string]schema.Tool{}
 	for _, m := range schema.Manifest() {

@@ -25,6 +25,8 @@ const (
 	MsgNoProfileID = "profile_idを指定してください"
 	MsgNotFound    = "ユーザーが見つかりません: "
 	MsgOneID       = "profile_idは1つだけ指定してください（プロファイルの一覧・検索はできません）"
+	// HintCheckID is an unknown id's hint to an agent: what it can do, which is ask the visitor.
+	HintCheckID = "profile_idが正しいか、ユーザーに確認してください（別のIDを推測して試さないでください）"
 )
 
 // Profile is one user's profile, in the order the tool returns it.
@@ -60,6 +62,9 @@ type Finder struct {
 	// Pinned, when set, is the only profile id that may be returned: a host that binds the tool to
 	// the signed-in user pins it, and every other id is "not found".
 	Pinned string
+	// ForAgent is set where an agent reads the answers (ctool mcp): an unknown id's hint asks it to
+	// check the id with the visitor, since the operator's files and variables are nothing it can change.
+	ForAgent bool
 }
 
 // NewFinder checks source (a NARRATIVE_DATA_FILE value) and returns a Finder over live. A pin, when
@@ -124,12 +129,19 @@ func profileOf(vals []driver.Value) (Profile, error) {
 	return p, nil
 }
 
-// notFoundHint says which profiles file a lookup read and that another is chosen where ctool runs. It
-// is the same whatever the id, and names no other file: whether the id is in one is not for a caller
-// to learn (no enumeration). A pinned Finder answers a signed-in user, who chooses no file: it says
-// nothing of the operator's files.
-func notFoundHint(source string) string {
-	return fmt.Sprintf("profiles are read from %s only (NARRATIVE_DATA_FILE); set NARRATIVE_DATA_FILE where ctool runs to read another ingested narrative_data*.csv", source)
+// notFoundHint is an unknown id's hint, the same whatever the id. To the operator (ctool profile) it
+// says which profiles file a lookup read and that another is chosen where ctool runs, and names no
+// other file: whether the id is in one is not for a caller to learn (no enumeration). To an agent it
+// says to check the id with the visitor. A pinned Finder answers a signed-in user, who chooses no id
+// and no file: it has no hint.
+func (f *Finder) notFoundHint() string {
+	switch {
+	case f.Pinned != "":
+		return ""
+	case f.ForAgent:
+		return HintCheckID
+	}
+	return fmt.Sprintf("profiles are read from %s only (NARRATIVE_DATA_FILE); set NARRATIVE_DATA_FILE where ctool runs to read another ingested narrative_data*.csv", f.Source)
 }
 
 // Find returns exactly one profile: the one with id, trimmed, among the profiles ingested from the
@@ -188,11 +200,7 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 		if err := conn.QueryRow(ctx, guard.Const(`SELECT EXISTS (SELECT 1 FROM profiles WHERE source_file = ?)`), f.Source).Scan(&ingested); err == nil && !ingested {
 			return nil, ctool.Errorf(ctool.KindUsage, "no profiles were ingested from %s (NARRATIVE_DATA_FILE); run 'ctool ingest' with that file in the input directory", f.Source)
 		}
-		e := &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id}
-		if f.Pinned == "" {
-			e.Hint = notFoundHint(f.Source)
-		}
-		return nil, e
+		return nil, &ctool.Error{Kind: ctool.KindNotFound, Message: MsgNotFound + id, Hint: f.notFoundHint()}
 	}
 	return nil, fmt.Errorf("profile %q appears more than once in %s", id, f.Source)
 }

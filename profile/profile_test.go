@@ -100,16 +100,29 @@ func TestFindNotFoundNamesTheFileOnly(t *testing.T) {
 			t.Errorf("%s: %#v, want not_found with the hint %q", id, err, want)
 		}
 	}
-	// Pinned to a signed-in user, it says nothing of the operator's files.
+	// Answering an agent, it says what the agent can do: check the id with the visitor.
+	agent := *f
+	agent.ForAgent = true
+	for _, id := range []string{"user_criollo_heavy", "nobody"} {
+		_, err := agent.Find(context.Background(), id)
+		var ce *ctool.Error
+		if !errors.As(err, &ce) || ce.Kind != ctool.KindNotFound || ce.Message != profile.MsgNotFound+id || ce.Hint != profile.HintCheckID {
+			t.Errorf("for an agent, %s: %#v, want not_found with the hint %q", id, err, profile.HintCheckID)
+		}
+	}
+	// Pinned to a signed-in user, who chooses no id, it has no hint, for an agent or not.
 	pinned, err := profile.NewFinder(live, "narrative_data_2.csv", "user_criollo_heavy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"user_criollo_heavy", "nobody"} {
-		_, err := pinned.Find(context.Background(), id)
-		var ce *ctool.Error
-		if !errors.As(err, &ce) || ce.Kind != ctool.KindNotFound || ce.Hint != "" {
-			t.Errorf("pinned, %s: %#v, want not_found without a hint", id, err)
+	for _, forAgent := range []bool{false, true} {
+		pinned.ForAgent = forAgent
+		for _, id := range []string{"user_criollo_heavy", "nobody"} {
+			_, err := pinned.Find(context.Background(), id)
+			var ce *ctool.Error
+			if !errors.As(err, &ce) || ce.Kind != ctool.KindNotFound || ce.Hint != "" {
+				t.Errorf("pinned (for an agent: %v), %s: %#v, want not_found without a hint", forAgent, id, err)
+			}
 		}
 	}
 }

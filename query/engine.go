@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -38,9 +37,9 @@ type Result struct {
 	// columns hold instead, the dates the build holds, the conditions that never meet (hint.Explain,
 	// rendered). Empty when rows were found.
 	Hint string
-	// Note is a remark on what was found, with rows or without: the stores of unknown hours that a
-	// query over store_hours would let through, an offer tested by its free text (hint.OfferNotes and
-	// HoursNotes, rendered).
+	// Note is a remark on what was found, with rows or without: the cells whose text addresses an AI
+	// agent, the stores of unknown hours that a query over store_hours would let through, an offer
+	// tested by its free text (hint.InjectionNotes, OfferNotes and HoursNotes, rendered).
 	Note string `json:",omitempty"`
 	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
 	Build string `json:",omitempty"`
@@ -104,7 +103,7 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 				// The offer notes are the shape's; the hours note counts this query's own rows.
 				q := hint.Query{Text: sqlText, Dataset: d}
 				cache := e.hints.For(build)
-				res.Note = hint.Render(append(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...), hint.PriceNotes(ctx, conn, cache, &q)...))
+				res.Note = note(res, offers, append(hint.HoursNotes(ctx, conn, cache, &q), hint.PriceNotes(ctx, conn, cache, &q)...))
 				res.Build = build
 				return nil
 			}
@@ -135,11 +134,20 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res, offers)
 		}
-		res.Note = hint.Render(append(append(slices.Clip(offers), hint.HoursNotes(ctx, conn, cache, &q)...), hint.PriceNotes(ctx, conn, cache, &q)...))
+		res.Note = note(res, offers, append(hint.HoursNotes(ctx, conn, cache, &q), hint.PriceNotes(ctx, conn, cache, &q)...))
 		res.Build = build
 		return nil
 	})
 	return res, err
+}
+
+// note is res's note: first the cells whose text addresses an AI agent, which bear on how every row is
+// read, then the offers tested by their free text, then the others (the stores of unknown hours, the
+// prices the rule could not read).
+func note(res *Result, offers, others []hint.Hint) string {
+	notes := hint.InjectionNotes(addressedCells(res))
+	notes = append(notes, offers...) // a new slice: offers may be a query shape's, kept
+	return hint.Render(append(notes, others...))
 }
 
 // onBuild runs f on a connection of the current build, which is f's alone and ends with it (it serves

@@ -433,22 +433,32 @@ func foldInjection(dst []byte, src *[]srcSpan, text string) []byte {
 	// rune before it, which a combining mark may join) is normalized a segment at a time, each of
 	// its runes from the whole segment.
 	var it *norm.Iter // only for a cell that needs it: it is large
+	defer func() {
+		if it != nil {
+			injIters.Put(it)
+		}
+	}()
 	var seg []byte
-	r, n := utf8.DecodeRuneInString(text)
 	for i := 0; i < len(text); {
+		if src == nil {
+			if dst, i = foldStable(dst, text, i); i == len(text) {
+				break
+			}
+		}
+		r, n := decodeRune(text[i:])
 		if stableNFKC(r) {
 			if i+n == len(text) {
 				emit(r, i, i+n)
 				break
 			}
-			if r2, n2 := utf8.DecodeRuneInString(text[i+n:]); stableNFKC(r2) {
+			if r2, _ := decodeRune(text[i+n:]); stableNFKC(r2) {
 				emit(r, i, i+n)
-				i, r, n = i+n, r2, n2
+				i += n
 				continue
 			}
 		}
 		if it == nil {
-			it = new(norm.Iter)
+			it = injIters.Get().(*norm.Iter)
 		}
 		// One input segment may come out in several pieces ("㍿"): its end is known after the last.
 		it.InitString(norm.NFKC, text[i:])
@@ -463,9 +473,94 @@ func foldInjection(dst []byte, src *[]srcSpan, text string) []byte {
 			seg = seg[sn:]
 		}
 		i = end
-		r, n = utf8.DecodeRuneInString(text[i:])
 	}
 	return dst
+}
+
+// foldStable does emit's work, without a call per rune and without the sources, on the runes of
+// text[i:] that fold alone and are followed by another such rune or by the end: most of a cell. It
+// returns where it stopped.
+func foldStable(dst []byte, text string, i int) ([]byte, int) {
+	kept := i // text[kept:i] goes to dst as written, at once
+	r, n := decodeRune(text[i:])
+	for i < len(text) && foldsAlone(r) {
+		var r2 rune
+		n2 := 0
+		if j := i + n; j < len(text) {
+			var ok bool
+			switch r2, ok = threeBytes(text, j); {
+			case ok:
+				n2 = 3
+			case text[j] < utf8.RuneSelf:
+				r2, n2 = rune(text[j]), 1
+			default:
+				r2, n2 = utf8.DecodeRuneInString(text[j:])
+			}
+			if !foldsAlone(r2) {
+				break
+			}
+		}
+		switch {
+		case r >= utf8.RuneSelf && (r < 0xff01 || r > 0xff5e):
+			// As written (emit changes none of these), and no space before it after such a rune.
+			if kept == i && len(dst) >= 2 && dst[len(dst)-1] == ' ' {
+				dst = dst[:len(dst)-1]
+			}
+		default:
+			dst = append(dst, text[kept:i]...)
+			kept = i + n
+			c := byte(r)
+			if r >= utf8.RuneSelf {
+				c = byte(r - 0xfee0) // full-width ASCII: NFKC's ASCII
+			}
+			if c == ' ' || c >= '\t' && c <= '\r' {
+				if len(dst) > 0 && dst[len(dst)-1] != ' ' {
+					dst = append(dst, ' ')
+				}
+				break
+			}
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if len(dst) >= 2 && dst[len(dst)-1] == ' ' && dst[len(dst)-2] >= utf8.RuneSelf {
+				dst = dst[:len(dst)-1]
+			}
+			dst = append(dst, c)
+		}
+		i, r, n = i+n, r2, n2
+	}
+	return append(dst, text[kept:i]...), i
+}
+
+// foldsAlone reports whether NFKC writes r as one rune whatever runes of this kind surround it: the
+// stable runes, full-width ASCII (its ASCII) and the marks of Japanese text that NFKC keeps
+// (・ 〜 々 ※ ¥), which a description holds often. TestFoldsAlone checks each against NFKC.
+func foldsAlone(r rune) bool {
+	return stableNFKC(r) || r >= 0xff01 && r <= 0xff5e || r == 0x30fb || r == 0x301c || r == 0x3005 || r == 0x203b || r == 0xa5
+}
+
+// injIters are the NFKC iterators of foldInjection, kept between calls: an iterator is large.
+var injIters = sync.Pool{New: func() any { return new(norm.Iter) }}
+
+// decodeRune is utf8.DecodeRuneInString with a character of three bytes, kana and kanji, read inline.
+func decodeRune(s string) (rune, int) {
+	if r, ok := threeBytes(s, 0); ok {
+		return r, 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+// threeBytes reads s[i:] as a character of three bytes, as utf8 would, when it is one; a lead byte
+// of E0 or ED, which may start an overlong form or a surrogate, is left to utf8.
+func threeBytes(s string, i int) (rune, bool) {
+	if i+2 >= len(s) {
+		return 0, false
+	}
+	b0, b1, b2 := s[i], s[i+1], s[i+2]
+	if b0 <= 0xe0 || b0 >= 0xf0 || b0 == 0xed || b1&0xc0 != 0x80 || b2&0xc0 != 0x80 {
+		return 0, false
+	}
+	return rune(b0&0x0f)<<12 | rune(b1&0x3f)<<6 | rune(b2&0x3f), true
 }
 
 // stableNFKC reports whether NFKC leaves r as it is, whatever follows it but a combining mark: ASCII,
@@ -488,6 +583,10 @@ func matchInjection(s []byte) (start, end int, kind string) {
 	for i := 0; i < len(s); {
 		if isInjWord(s[i]) && i > 0 && isInjWord(s[i-1]) {
 			i++ // an ASCII word is entered only at its start
+			continue
+		}
+		if s[i] >= utf8.RuneSelf && !injFirstRune(s[i:]) {
+			i += runeLen(s[i]) // no word starts with this character: most of a Japanese cell
 			continue
 		}
 		best, bestKind := -1, ""
@@ -706,7 +805,20 @@ type injAnchor struct {
 var (
 	injOnce sync.Once
 	injRoot [256]*injNode // the trie's first level, by the word's first byte
+	// injFirst has a bit for each character of the Basic Multilingual Plane that starts a word of
+	// the trie: one lookup passes over a character that starts none, rather than a walk of the trie.
+	injFirst [0x10000 / 64]uint64
 )
+
+// injFirstRune reports whether a word of the trie may start with the character s starts with, s
+// being folded text (valid UTF-8) and not ASCII there.
+func injFirstRune(s []byte) bool {
+	if len(s) < 3 || s[0] >= 0xf0 {
+		return true // beyond the plane, or two bytes: the walk decides
+	}
+	r := rune(s[0]&0x0f)<<12 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f) // utf8.DecodeRune is slower here
+	return s[0] < 0xe0 || injFirst[r/64]&(1<<(r%64)) != 0
+}
 
 // injTrie folds injRules' words (so that the table may be written in any width or case) and puts
 // their first parts in a byte trie, built once.
@@ -733,6 +845,9 @@ func injTrie() *[256]*injNode {
 						n = n.add(a[i])
 					}
 					n.anchors = append(n.anchors, injAnchor{ri, a})
+					if r, _ := utf8.DecodeRuneInString(a); r < 0x10000 {
+						injFirst[r/64] |= 1 << (r % 64)
+					}
 				}
 			}
 		}

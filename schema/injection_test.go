@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 type injCase struct {
@@ -228,24 +230,55 @@ func BenchmarkAddressesAI(b *testing.B) {
 	}
 }
 
-// No cell of the sample data (input/) addresses an AI: the shops' and events' own text is what the
-// rule must let pass.
-func TestAddressesAIPassesTheSampleData(t *testing.T) {
+// BenchmarkAddressesAISample: every cell of the sample data (input/), as validation reads them: names,
+// ids and tags as well as descriptions with their full-width brackets and marks.
+func BenchmarkAddressesAISample(b *testing.B) {
+	var cells []string
+	size := 0
+	for _, rows := range sampleRows(b) {
+		for _, row := range rows[1:] {
+			for _, cell := range row {
+				cells = append(cells, cell)
+				size += len(cell)
+			}
+		}
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, cell := range cells {
+			AddressesAI(cell)
+		}
+	}
+}
+
+// sampleRows are the records of each file of the sample data, by file name, the header first.
+func sampleRows(tb testing.TB) map[string][][]string {
+	tb.Helper()
 	files, err := filepath.Glob("../input/*.csv")
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no sample data: %v", err)
+		tb.Fatalf("no sample data: %v", err)
 	}
-	var cells int
+	out := map[string][][]string{}
 	for _, file := range files {
 		f, err := os.Open(file)
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		rows, err := csv.NewReader(f).ReadAll()
 		f.Close()
 		if err != nil {
-			t.Fatalf("%s: %v", file, err)
+			tb.Fatalf("%s: %v", file, err)
 		}
+		out[file] = rows
+	}
+	return out
+}
+
+// No cell of the sample data (input/) addresses an AI: the shops' and events' own text is what the
+// rule must let pass.
+func TestAddressesAIPassesTheSampleData(t *testing.T) {
+	var cells int
+	for file, rows := range sampleRows(t) {
 		for i, row := range rows[1:] {
 			for j, cell := range row {
 				cells++
@@ -256,4 +289,43 @@ func TestAddressesAIPassesTheSampleData(t *testing.T) {
 		}
 	}
 	t.Logf("%d cells of the sample data", cells)
+}
+
+// foldStable reads the runes foldsAlone accepts without NFKC: each must be one rune in NFKC (itself,
+// or for full-width ASCII its ASCII), join nothing before it, and stay so beside the others.
+func TestFoldsAlone(t *testing.T) {
+	var special, neighbours []rune
+	for r := rune(0); r < 0x10000; r++ {
+		if !foldsAlone(r) {
+			continue
+		}
+		want := string(r)
+		if r >= 0xff01 && r <= 0xff5e {
+			want = string(r - 0xfee0)
+		}
+		if got := norm.NFKC.String(string(r)); got != want {
+			t.Errorf("NFKC(%U) = %q, want %q", r, got, want)
+		}
+		if !norm.NFKC.PropertiesString(string(r)).BoundaryBefore() {
+			t.Errorf("%U may join the rune before it", r)
+		}
+		if !stableNFKC(r) {
+			special = append(special, r)
+		}
+		if r < utf8.RuneSelf || !stableNFKC(r) || r < 0x4e00 || r%97 == 0 {
+			neighbours = append(neighbours, r)
+		}
+	}
+	for _, s := range special {
+		for _, x := range neighbours {
+			pair, apart := string(x)+string(s), norm.NFKC.String(string(x))+norm.NFKC.String(string(s))
+			if norm.NFKC.String(pair) != apart {
+				t.Errorf("NFKC(%q) = %q, not %q", pair, norm.NFKC.String(pair), apart)
+			}
+			pair, apart = string(s)+string(x), norm.NFKC.String(string(s))+norm.NFKC.String(string(x))
+			if norm.NFKC.String(pair) != apart {
+				t.Errorf("NFKC(%q) = %q, not %q", pair, norm.NFKC.String(pair), apart)
+			}
+		}
+	}
 }

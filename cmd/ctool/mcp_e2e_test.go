@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
@@ -585,6 +586,25 @@ func sameAsCLI(t *testing.T, what string, got toolResult, cli string) {
 	}
 }
 
+// agentHint is ctool profile's answer as the server gives it: the same, but for an unknown id's hint,
+// which over MCP asks the agent to check the id with the visitor rather than naming the operator's
+// files (the command's hint must name them, or the swap would hide a change).
+func agentHint(t *testing.T, cli string) string {
+	t.Helper()
+	var e struct{ Error, Kind, Hint string }
+	if json.Unmarshal([]byte(cli), &e) != nil || e.Kind != "not_found" {
+		return cli
+	}
+	if !strings.Contains(e.Hint, "NARRATIVE_DATA_FILE") {
+		t.Errorf("ctool profile's hint of an unknown id: %q", e.Hint)
+	}
+	b, err := textout.Marshal(&ctool.Error{Kind: ctool.KindNotFound, Message: e.Error, Hint: profile.HintCheckID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
 // mcpCase is one tool call and the command line that must answer it the same way.
 type mcpCase struct {
 	name string
@@ -650,7 +670,11 @@ func runCases(t *testing.T, c mcpCaller, db string, cases []mcpCase) {
 	t.Helper()
 	for _, tc := range cases {
 		got := callTool(t, c, tc.tool, tc.args)
-		sameAsCLI(t, tc.name, got, cliOutput(t, tc.env, append([]string{"--db", db}, tc.cli...)...))
+		want := cliOutput(t, tc.env, append([]string{"--db", db}, tc.cli...)...)
+		if tc.tool == schema.Profiles.Tool {
+			want = agentHint(t, want)
+		}
+		sameAsCLI(t, tc.name, got, want)
 		if text := got.text(); strings.HasPrefix(tc.name, "probe:") && (strings.Contains(text, "42 rows") || len(text) > 8<<10) {
 			t.Errorf("%s: the answer carries what the probe asked for (%d bytes): %.300s", tc.name, len(text), text)
 		}
