@@ -988,7 +988,7 @@ func testMCPConcurrentCalls(t *testing.T, db string) {
 	cases := mcpCases()
 	want := make([]string, len(cases))
 	for i, tc := range cases {
-		want[i] = cliOutput(t, tc.env, append([]string{"--db", db}, tc.cli...)...)
+		want[i] = agentHint(t, cliOutput(t, tc.env, append([]string{"--db", db}, tc.cli...)...))
 	}
 	const n = 200
 
