@@ -19,9 +19,10 @@ import (
 
 // TestConsoleInBrowser drives the console in headless Chromium as an operations person would: the
 // overview, the cafés open on a Sunday evening, a search typed in hiragana, a store's whole record,
-// the export of the filtered list (held to DuckDB's own read of the build) and the changes after one
-// CSV cell was edited. It runs with CTOOL_BROWSER_TEST=1 (make console-e2e installs Chromium and sets
-// it), not in make test; CTOOL_SCREENSHOTS=DIR writes the pages at 360 and 1,440 px wide there.
+// the export of the filtered list (held to DuckDB's own read of the build), a cell addressed to an
+// AI agent marked, and the changes after CSV cells were edited. It runs with CTOOL_BROWSER_TEST=1
+// (make console-e2e installs Chromium and sets it), not in make test; CTOOL_SCREENSHOTS=DIR writes
+// the pages at 360 and 1,440 px wide there.
 func TestConsoleInBrowser(t *testing.T) {
 	if os.Getenv("CTOOL_BROWSER_TEST") != "1" {
 		t.Skip("the browser test runs with CTOOL_BROWSER_TEST=1: make console-e2e")
@@ -218,7 +219,18 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	shoot("store-record")
 
-	// The changes after one CSV cell was edited: the field, old and new.
+	// A cell whose text addresses an AI agent is marked, with a title, in the list and on the record.
+	do("a marked cell", chromedp.Navigate(ts.URL+"/stores?category=restaurant"), chromedp.WaitVisible(chromedp.CSS(`table.rows td .ai[title]`)))
+	do("its record", chromedp.Navigate(ts.URL+"/stores/record?store_id=STR-0002"), chromedp.WaitVisible(chromedp.CSS(`#f-description + dd .ai-note .ai[title]`)))
+	if note := text(`#f-description + dd .ai-note`); !strings.Contains(note, "AIアシスタントへの指示") {
+		t.Errorf("the record's mark does not quote the phrase: %q", note)
+	}
+	if desc := text(`#f-description + dd .whole`); !strings.HasSuffix(desc, injectedText) {
+		t.Errorf("the marked cell is not shown whole: %q", desc)
+	}
+	shoot("store-record-marked")
+
+	// The changes after CSV cells were edited: the field, old and new.
 	do("changes", chromedp.Navigate(ts.URL+"/changes"), chromedp.Click(chromedp.CSS(`a[href="/changes/stores?kind=changed"]`)))
 	waitFor(`location.pathname === "/changes/stores"`)
 	do("the changed rows", chromedp.WaitVisible(chromedp.CSS(`table.diff`)))

@@ -50,6 +50,9 @@ type cell struct {
 	// Unread marks a NULL price_yen whose description states a price the price rule could not read
 	// (時価, 店頭にて): NULL there is not "no price".
 	Unread bool
+	// AI is what of the value addresses an AI agent rather than a visitor (schema.AddressesAI): the
+	// page marks it, as answers to the agent do; nil for most cells.
+	AI *schema.Injection
 }
 
 // facet is one facet column's counts.
@@ -249,12 +252,26 @@ func makeCell(c column, v any) cell {
 	case []any:
 		for _, e := range x {
 			ce.List = append(ce.List, valueText(e, "VARCHAR"))
+			if ce.AI == nil {
+				ce.AI = addressesAI(e)
+			}
 		}
 		ce.Text = strings.Join(ce.List, ", ")
 	default:
 		ce.Text = valueText(v, c.Type)
+		ce.AI = addressesAI(v)
 	}
 	return ce
+}
+
+// addressesAI is what of a text value addresses an AI agent, or nil.
+func addressesAI(v any) *schema.Injection {
+	if s, ok := v.(string); ok {
+		if in, found := schema.AddressesAI(s); found {
+			return &in
+		}
+	}
+	return nil
 }
 
 // valueText is a value as text: how pages, CSV and record keys write it.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/azabudai/ctool/escape"
 )
 
 // page is what every template gets: the language, the navigation, and the page's own data.
@@ -101,6 +103,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"num":      formatCount,
 		"int64":    func(n int) int64 { return int64(n) },
 		"short":    func(s string) string { return s[:min(len(s), 12)] },
+		"quote":    escape.Quote,
 	}
 	out := map[string]*template.Template{}
 	for _, name := range []string{"overview", "list", "record", "changes", "changeset", "validation", "source", "error"} {

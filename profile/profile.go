@@ -25,8 +25,9 @@ const (
 	MsgNoProfileID = "profile_idを指定してください"
 	MsgNotFound    = "ユーザーが見つかりません: "
 	MsgOneID       = "profile_idは1つだけ指定してください（プロファイルの一覧・検索はできません）"
-	// HintCheckID is an unknown id's hint to an agent: what it can do, which is ask the visitor.
-	HintCheckID = "profile_idが正しいか、ユーザーに確認してください（別のIDを推測して試さないでください）"
+	// HintCheckID is an unknown id's hint to an agent: what it can do, which is ask the visitor and
+	// go on without the profile, as the system prompt of agents.md says.
+	HintCheckID = "IDが正しいかユーザーに確認してもらい、それまではプロファイルを使わずに提案してください（別のIDを推測して試さないでください）"
 )
 
 // Profile is one user's profile, in the order the tool returns it.

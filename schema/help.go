@@ -74,7 +74,7 @@ func DescribeWith(d *Dataset, v Vocabulary) Doc {
 			"profile_id を1つ指定して、そのユーザー1人分のプロファイルだけを取得します",
 			"profile_id はシステムから渡された対話中のユーザーのIDを使い、推測・検索しないでください",
 			"複数ユーザーの一覧・検索・列挙はできません（SQLでも取得できません）",
-			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります。そのときはIDが正しいかユーザーに確認し、別のIDを推測して試さないでください",
+			"profile_id がない場合は「profile_idを指定してください」、存在しない場合は「ユーザーが見つかりません: <id>」のエラーになります。そのときはIDが正しいかユーザーに確認してもらい、プロファイルを使わずに提案してください（別のIDを推測して試さない）",
 		}
 		doc.CLI = []string{"どのデータファイルから読むかは環境変数 NARRATIVE_DATA_FILE で運用者が決めます（既定 narrative_data.csv）。存在しないIDのエラーの hint には、探したプロファイルのファイルが示されます"}
 		doc.OutputNote = `{"profile_id", "age", "gender", "user_type", "primary_store_id", "primary_store_name", "visits", "narrative"}（age と visits は整数、narrative は改行を含む）。エラー時は {"error": "..."}`
