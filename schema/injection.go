@@ -435,6 +435,7 @@ func foldInjection(dst []byte, src *[]srcSpan, text string) []byte {
 	var it *norm.Iter // only for a cell that needs it: it is large
 	defer func() {
 		if it != nil {
+			it.InitString(norm.NFKC, "") // the pool keeps no cell alive
 			injIters.Put(it)
 		}
 	}()
