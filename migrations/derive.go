@@ -269,9 +269,13 @@ func fillUnknown(ctx context.Context, conn *sql.Conn, cells []UnknownCell) error
 	}); err != nil {
 		return err
 	}
-	for _, table := range []string{"events", "stores"} {
+	for _, m := range []struct{ table, count string }{
+		{"events", `SELECT count(*) FROM main.events`},
+		{"stores", `SELECT count(*) FROM main.stores`},
+	} {
+		table := m.table
 		var rows int
-		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM main.`+table).Scan(&rows); err != nil {
+		if err := conn.QueryRowContext(ctx, m.count).Scan(&rows); err != nil {
 			return err
 		}
 		masks := make([][]string, rows)
