@@ -75,7 +75,7 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) (u
 			untyped(RuleEnum, fmt.Sprintf("expected one of %s, found %s", strings.Join(c.Values, ", "), escape.Quote(cell)))
 		}
 	case schema.JSON:
-		if c.SchemaFile == hoursSchemaFile && !looksLikeJSON(cell) {
+		if c.SchemaFile == schema.HoursSchemaFile && !looksLikeJSON(cell) {
 			// Hours written as text are read by the hours rule into the same typed hours.
 			if _, ok := schema.ReadHours(cell); !ok {
 				untyped(RuleHours, fmt.Sprintf("opening hours the hours rule cannot read: %s", escape.Quote(cell)))
@@ -228,6 +228,3 @@ func syntaxMessage(se *json.SyntaxError, text string) string {
 	r, _ := utf8.DecodeRuneInString(text[at:])
 	return strings.Replace(msg, fmt.Sprintf("'%c'", rune(text[at])), fmt.Sprintf("'%c'", r), 1)
 }
-
-// hoursSchemaFile is the opening hours' JSON Schema: a cell of that column may be text instead.
-const hoursSchemaFile = "opening_hours.json"

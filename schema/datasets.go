@@ -78,7 +78,7 @@ var Stores = &Dataset{
 		{Name: "store_name", Kind: Text, Required: true, Description: "店舗名", Example: "洋菓子店クリオロ"},
 		{Name: "description", Kind: Text, Description: "店舗の説明", Example: "日本の豊かな食文化を伝える専門店が集結した食のマーケット..."},
 		{Name: "category", Kind: Text, Required: true, Label: true, Description: "カテゴリ（\"retail\", \"restaurant\", \"cafe\" など）", Example: "retail"},
-		{Name: "opening_hours", Kind: JSON, SchemaFile: "opening_hours.json", Description: "営業時間（JSON形式: {\"monday\": [{\"open\": \"10:00\", \"close\": \"20:00\"}], ...}、または文章。空配列は定休日、close が open 以前や 24:00〜29:59 は翌日にまたがる。読み取った時間帯は store_hours）", Example: `{"monday": [{"open": "10:00", "close": "20:00"}], "tuesday": []}`},
+		{Name: "opening_hours", Kind: JSON, SchemaFile: HoursSchemaFile, Description: "営業時間（JSON形式: {\"monday\": [{\"open\": \"10:00\", \"close\": \"20:00\"}], ...}、または文章。空配列は定休日、close が open 以前や 24:00〜29:59 は翌日にまたがる。読み取った時間帯は store_hours）", Example: `{"monday": [{"open": "10:00", "close": "20:00"}], "tuesday": []}`},
 		{Name: "irregular_closures", Kind: JSON, SchemaFile: "irregular_closures.json", Description: "臨時休業情報（JSON配列形式: [{\"type\": \"holiday\", \"date\": \"YYYY-MM-DD\", \"reason\": \"理由\"}]）", Example: `[{"type": "holiday", "date": "2025-10-04", "reason": "設備点検のため"}]`},
 		{Name: "phone", Kind: Text, Description: "電話番号", Example: "03-5544-9636"},
 		{Name: "email", Kind: Text, Description: "メールアドレス（不明なら NULL）", Example: "info@example.com"},

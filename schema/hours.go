@@ -1164,4 +1164,8 @@ func overlap(sp Span, ss []Span) bool {
 	return false
 }
 
+// HoursSchemaFile is opening_hours' JSON Schema: a cell of that column may be text instead, which
+// ReadHours reads by the same rule.
+const HoursSchemaFile = "opening_hours.json"
+
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
