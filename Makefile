@@ -56,8 +56,8 @@ cover:
 
 # Each fuzz target for FUZZTIME (default 60s), one after another, on one core.
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./guard/
-	$(GO) test -run='^$$' -fuzz=FuzzShape -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./guard/
+	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/guard/
+	$(GO) test -run='^$$' -fuzz=FuzzShape -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/guard/
 	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
 	$(GO) test -run='^$$' -fuzz=FuzzJSONCell -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
 	$(GO) test -run='^$$' -fuzz=FuzzPriceYen -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
@@ -68,12 +68,12 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadCaveat -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
 	$(GO) test -run='^$$' -fuzz=FuzzEventWeekdays -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
 	$(GO) test -run='^$$' -fuzz=FuzzAddressesAI -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./worker/
+	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/worker/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
-	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
-	$(GO) test -run='^$$' -fuzz=FuzzArgument -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
-	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./hint/
-	$(GO) test -run='^$$' -fuzz=FuzzIDKeeper -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./mcpserver/
+	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
+	$(GO) test -run='^$$' -fuzz=FuzzArgument -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
+	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/hint/
+	$(GO) test -run='^$$' -fuzz=FuzzIDKeeper -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
 
 bench: bench-ingest bench-validate bench-query bench-console
 
@@ -93,7 +93,7 @@ bench-console: build
 # installed if missing), which also writes the screenshots under docs/images/.
 console-e2e:
 	@{ command -v chromium >/dev/null && dpkg -s fonts-noto-cjk >/dev/null 2>&1; } || { s=$$([ "$$(id -u)" = 0 ] || echo sudo); $$s apt-get update && $$s apt-get install -y chromium fonts-noto-cjk; }
-	CTOOL_BROWSER_TEST=1 CTOOL_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run TestConsoleInBrowser -v ./console/
+	CTOOL_BROWSER_TEST=1 CTOOL_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run TestConsoleInBrowser -v ./internal/console/
 
 # Not part of bench: ctool query, its worker alone, its start and a plain DuckDB program, three rounds.
 bench-query-cli: build

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -20,7 +20,7 @@ import (
 func readAgainst(ctx context.Context, path string, publicOnly bool) (*snapshot, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, ctool.Errorf(ctool.KindIO, "--against %s: %v", path, err).WithHint("give a built ctool.duckdb or an input directory")
+		return nil, fault.Errorf(fault.KindIO, "--against %s: %v", path, err).WithHint("give a built ctool.duckdb or an input directory")
 	}
 	if info.IsDir() {
 		snap := newSnapshot()
@@ -30,7 +30,7 @@ func readAgainst(ctx context.Context, path string, publicOnly bool) (*snapshot, 
 		}
 		if !res.Report.Valid() {
 			p := res.Report.Problems[0]
-			return nil, ctool.Errorf(ctool.KindInvalidData, "--against %s is not valid (%s, the first: %s)", path, Problems(res.Report.Count), p).
+			return nil, fault.Errorf(fault.KindInvalidData, "--against %s is not valid (%s, the first: %s)", path, Problems(res.Report.Count), p).
 				WithHint("compare against the last good input or build")
 		}
 		return snap, nil

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/migrations"
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 )

@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
 // InvalidError is input data that failed validation: nothing was built, and the report says where.
-// errors.As finds it as a *ctool.Error of kind invalid_data too.
+// errors.As finds it as a *fault.Error of kind invalid_data too.
 type InvalidError struct {
 	Dir string // the input directory
 	*Result
@@ -23,11 +23,11 @@ func (e *InvalidError) Error() string {
 	return fmt.Sprintf("%s in %s; the database was not changed", Problems(e.Report.Count), e.Dir)
 }
 
-// As lets errors.As see the error as the *ctool.Error every command returns.
+// As lets errors.As see the error as the *fault.Error every command returns.
 func (e *InvalidError) As(target any) bool {
-	t, ok := target.(**ctool.Error)
+	t, ok := target.(**fault.Error)
 	if ok {
-		*t = &ctool.Error{Kind: ctool.KindInvalidData, Message: e.Error(), Err: e}
+		*t = &fault.Error{Kind: fault.KindInvalidData, Message: e.Error(), Err: e}
 	}
 	return ok
 }
@@ -36,11 +36,11 @@ func (e *InvalidError) As(target any) bool {
 // written is I/O, a deadline a timeout; anything else (DuckDB and validation disagreeing, say) is
 // internal. DuckDB's messages may quote a line of the input: shown with its control characters escaped.
 func buildFailed(err error, committed bool) error {
-	var ce *ctool.Error
+	var ce *fault.Error
 	if errors.As(err, &ce) {
 		return err
 	}
-	kind := ctool.KindInternal
+	kind := fault.KindInternal
 	var (
 		pe *fs.PathError
 		le *os.LinkError
@@ -49,10 +49,10 @@ func buildFailed(err error, committed bool) error {
 	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		kind = ctool.KindTimeout
+		kind = fault.KindTimeout
 	case errors.As(err, &pe), errors.As(err, &le), errors.As(err, &se),
 		errors.As(err, &de) && (de.Type == duckdb.ErrorTypeIO || de.Type == duckdb.ErrorTypePermission):
-		kind = ctool.KindIO
+		kind = fault.KindIO
 	}
 	what := "ingest failed; the database was not changed: "
 	if committed {
@@ -61,9 +61,9 @@ func buildFailed(err error, committed bool) error {
 	if errors.Is(err, context.Canceled) {
 		// Interrupted (SIGINT, SIGTERM): the temporary files are gone, the message says no more.
 		if committed {
-			return &ctool.Error{Kind: kind, Message: "ingest put the new build in place, then was interrupted", Err: err}
+			return &fault.Error{Kind: kind, Message: "ingest put the new build in place, then was interrupted", Err: err}
 		}
-		return &ctool.Error{Kind: kind, Message: "ingest was interrupted; the database was not changed", Err: err}
+		return &fault.Error{Kind: kind, Message: "ingest was interrupted; the database was not changed", Err: err}
 	}
-	return &ctool.Error{Kind: kind, Message: what + escape.Visible(err.Error()), Err: err}
+	return &fault.Error{Kind: kind, Message: what + escape.Visible(err.Error()), Err: err}
 }

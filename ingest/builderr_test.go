@@ -8,37 +8,37 @@ import (
 	"os"
 	"testing"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
 func TestInvalidErrorIsInvalidData(t *testing.T) {
 	var err error = &InvalidError{Dir: "in", Result: &Result{Report: &Report{Count: 2}}}
-	ce := ctool.Explain(err)
+	ce := fault.Explain(err)
 	var inv *InvalidError
-	if ce.Kind != ctool.KindInvalidData || ce.Message != "2 problems in in; the database was not changed" || !errors.As(ce, &inv) {
+	if ce.Kind != fault.KindInvalidData || ce.Message != "2 problems in in; the database was not changed" || !errors.As(ce, &inv) {
 		t.Errorf("got %+v, want invalid_data that still carries the report", ce)
 	}
 }
 
 func TestBuildFailedKinds(t *testing.T) {
-	usage := &ctool.Error{Kind: ctool.KindUsage, Message: "m"}
+	usage := &fault.Error{Kind: fault.KindUsage, Message: "m"}
 	for _, c := range []struct {
 		err       error
 		committed bool
-		kind      ctool.Kind
+		kind      fault.Kind
 	}{
-		{&fs.PathError{Op: "open", Path: "p", Err: fs.ErrPermission}, false, ctool.KindIO},
-		{fmt.Errorf("finish: %w", &os.LinkError{Op: "rename", Old: "a", New: "b", Err: fs.ErrExist}), false, ctool.KindIO},
-		{os.NewSyscallError("fsync", fs.ErrInvalid), true, ctool.KindIO},
-		{&duckdb.Error{Type: duckdb.ErrorTypeIO, Msg: "IO Error: disk full"}, false, ctool.KindIO},
-		{fmt.Errorf("load: %w", context.DeadlineExceeded), false, ctool.KindTimeout},
-		{errors.New("load x: DuckDB read 2 rows, validation read 3"), false, ctool.KindInternal},
-		{&duckdb.Error{Type: duckdb.ErrorTypeConversion, Msg: "Conversion Error"}, false, ctool.KindInternal},
-		{usage, false, ctool.KindUsage},
+		{&fs.PathError{Op: "open", Path: "p", Err: fs.ErrPermission}, false, fault.KindIO},
+		{fmt.Errorf("finish: %w", &os.LinkError{Op: "rename", Old: "a", New: "b", Err: fs.ErrExist}), false, fault.KindIO},
+		{os.NewSyscallError("fsync", fs.ErrInvalid), true, fault.KindIO},
+		{&duckdb.Error{Type: duckdb.ErrorTypeIO, Msg: "IO Error: disk full"}, false, fault.KindIO},
+		{fmt.Errorf("load: %w", context.DeadlineExceeded), false, fault.KindTimeout},
+		{errors.New("load x: DuckDB read 2 rows, validation read 3"), false, fault.KindInternal},
+		{&duckdb.Error{Type: duckdb.ErrorTypeConversion, Msg: "Conversion Error"}, false, fault.KindInternal},
+		{usage, false, fault.KindUsage},
 	} {
 		err := buildFailed(c.err, c.committed)
-		ce := ctool.Explain(err)
+		ce := fault.Explain(err)
 		if ce.Kind != c.kind || !errors.Is(err, c.err) {
 			t.Errorf("%v: kind %s, want %s, keeping the cause", c.err, ce.Kind, c.kind)
 		}

@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 // The files of a build beside the main file PATH (its base name B, and S, B without ".duckdb"):
@@ -70,7 +70,7 @@ func tmpFiles(path string) []string { return []string{path, path + ".wal", path 
 // replace the link with a regular file and leave its target stale.
 func checkDBPath(dbPath string) error {
 	if info, err := os.Lstat(dbPath); err == nil && info.Mode()&os.ModeSymlink != 0 {
-		return &ctool.Error{Kind: ctool.KindUsage,
+		return &fault.Error{Kind: fault.KindUsage,
 			Message: "--db " + dbPath + " is a symbolic link: ingest renames the new build over the path and would replace the link, not its target",
 			Hint:    "give ingest the path of the database file itself"}
 	}

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 // Databases side by side whose names share a prefix (data/ctool), or one named like another's profiles
@@ -65,7 +65,7 @@ func TestIngestRefusesSymlinkedDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum, err := ingest.Ingest(context.Background(), input, link, ingest.Options{})
-	if ce := ctool.Explain(err); sum != nil || ce == nil || ce.Kind != ctool.KindUsage || !strings.Contains(ce.Message, "symbolic link") {
+	if ce := fault.Explain(err); sum != nil || ce == nil || ce.Kind != fault.KindUsage || !strings.Contains(ce.Message, "symbolic link") {
 		t.Fatalf("sum %v, err %v: want a usage error about the link", sum, err)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
 	"github.com/xeipuuv/gojsonschema"
 )

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
 )
 

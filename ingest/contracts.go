@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 )
 
 // Contracts turns on validation's contracts (schema.Contracts): checks on data that is valid cell by

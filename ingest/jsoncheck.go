@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 )
 
 // A JSON cell is read twice: by validation (encoding/json and the JSON Schema) and, after the load, by

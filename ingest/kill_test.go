@@ -11,10 +11,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/guard"
 )
 
 // The child process of TestKilledAtEveryStep: the test binary started again with these variables set.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 )
 

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 	_ "github.com/duckdb/duckdb-go/v2"
 )

@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 // DefaultMaxFileSize is the largest input file read unless --max-file-size says otherwise: far above
@@ -102,7 +102,7 @@ func entryProblem(e *EntryError) Problem {
 func asIOError(err error) error {
 	var ee *EntryError
 	if errors.As(err, &ee) {
-		return &ctool.Error{Kind: ctool.KindIO, Message: ee.Error(), Err: err}
+		return &fault.Error{Kind: fault.KindIO, Message: ee.Error(), Err: err}
 	}
 	return err
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/azabudai/ctool/escape"
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/textout"
 )
 
 // Rule words name what a problem broke. They are part of the product: CI scripts match on them.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 )
 
 // annotation is the one shape of line --format github means to start with "::".

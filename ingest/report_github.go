@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 )
 
 // githubAnnotationLimit is how many annotations GitHub shows for one step; the rest print as plain lines.

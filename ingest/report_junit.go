@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 )
 
 // junitData is the one place data passes on its way into JUnit XML: control characters become visible

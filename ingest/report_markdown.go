@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 )
 
 // markdownFirst is how many problems the markdown summary lists; the rest are counted.

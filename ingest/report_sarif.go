@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/textout"
 )
 
 // sarifData is the one place data passes on its way into SARIF; it stays exact, as in --format json:

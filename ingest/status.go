@@ -13,9 +13,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/migrations"
 )
 
@@ -96,7 +96,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	rows, err := conn.Query(ctx, guard.Const(`SELECT dataset, source_file, sha256, row_count FROM ctool_meta.sources ORDER BY dataset, source_file`))
 	if err != nil {
 		// A build without its sources record is no usable database, as one without its build record.
-		return nil, &ctool.Error{Kind: ctool.KindNoDatabase, Hint: database.NoDatabaseHint, Err: fmt.Errorf("%w: %w", database.ErrNoDatabase, err),
+		return nil, &fault.Error{Kind: fault.KindNoDatabase, Hint: database.NoDatabaseHint, Err: fmt.Errorf("%w: %w", database.ErrNoDatabase, err),
 			Message: fmt.Sprintf("%s: %s has no sources record: %v", database.ErrNoDatabase, dbPath, err)}
 	}
 	defer rows.Close()

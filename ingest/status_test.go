@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 // A database that is missing, or lacks the record of its sources, is no_database (exit 3), never a
@@ -35,8 +35,8 @@ func TestReadStatusNoDatabase(t *testing.T) {
 		"no sources": {noSources, nil},
 	} {
 		_, err := ingest.ReadStatus(context.Background(), c.path, input)
-		var ce *ctool.Error
-		if !errors.As(err, &ce) || ce.Kind != ctool.KindNoDatabase || ce.Kind.Status() != 3 || !errors.Is(err, database.ErrNoDatabase) {
+		var ce *fault.Error
+		if !errors.As(err, &ce) || ce.Kind != fault.KindNoDatabase || ce.Kind.Status() != 3 || !errors.Is(err, database.ErrNoDatabase) {
 			t.Errorf("%s: %v, want a no_database error", name, err)
 		}
 		if c.cause != nil && !errors.Is(err, c.cause) {

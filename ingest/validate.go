@@ -20,7 +20,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
 	"github.com/xeipuuv/gojsonschema"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
 )
 

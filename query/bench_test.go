@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
-	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/guard/guardtest"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 )
 
 // BenchmarkCallCost splits one warm call of the engine into its parts, on the sample build, for the

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
@@ -16,14 +16,14 @@ func TestResultBudget(t *testing.T) {
 	e := newEngine(t)
 	tests := []struct {
 		sql  string
-		kind ctool.Kind // "" for a result
+		kind fault.Kind // "" for a result
 	}{
 		{"SELECT repeat('x', 100000) AS s FROM range(10)", ""},
-		{"SELECT repeat('x', 110000) AS s FROM range(10)", ctool.KindTooLarge},
-		{"SELECT range(3000000) AS l", ctool.KindTooLarge},
-		{"SELECT [repeat('x', 600000), repeat('y', 600000)] AS l", ctool.KindTooLarge},
-		{"SELECT {'a': repeat('x', 2000000)} AS o", ctool.KindTooLarge},
-		{"SELECT MAP {'k': range(1000000)} AS m", ctool.KindTooLarge},
+		{"SELECT repeat('x', 110000) AS s FROM range(10)", fault.KindTooLarge},
+		{"SELECT range(3000000) AS l", fault.KindTooLarge},
+		{"SELECT [repeat('x', 600000), repeat('y', 600000)] AS l", fault.KindTooLarge},
+		{"SELECT {'a': repeat('x', 2000000)} AS o", fault.KindTooLarge},
+		{"SELECT MAP {'k': range(1000000)} AS m", fault.KindTooLarge},
 		{"SELECT range(100000) AS l", ""},
 	}
 	for _, tt := range tests {

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
-	"github.com/azabudai/ctool/hint"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/hint"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -63,7 +63,7 @@ func (e *Engine) ForOneQuery() *Engine {
 	return e
 }
 
-// Query checks sqlText with the guard and runs it with the row cap. Errors are *ctool.Error: refused
+// Query checks sqlText with the guard and runs it with the row cap. Errors are *fault.Error: refused
 // (by the guard), sql_error (DuckDB's own message), timeout, no_database, or internal.
 func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (*Result, error) {
 	if strings.TrimSpace(sqlText) == "" {
@@ -209,24 +209,24 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, lim
 			raw[i] = nil
 		}
 		if size.exceeded() {
-			return nil, &ctool.Error{Kind: ctool.KindTooLarge, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
+			return nil, &fault.Error{Kind: fault.KindTooLarge, Message: fmt.Sprintf("the result is too large (over %d KiB in %d rows): select fewer or shorter columns, or use left(column, 200)", MaxResultBytes>>10, len(res.Rows)+1)}
 		}
 		res.Rows = append(res.Rows, values)
 	}
 	return res, nil
 }
 
-func refusal(r *guard.Rejection) *ctool.Error {
+func refusal(r *guard.Rejection) *fault.Error {
 	if r.Parse != "" {
 		return hint.ParseError(r)
 	}
-	return &ctool.Error{Kind: ctool.KindRefused, Message: r.Error(), Err: r}
+	return &fault.Error{Kind: fault.KindRefused, Message: r.Error(), Err: r}
 }
 
 // failure explains an error met while checking or running a query.
 func failure(ctx context.Context, err error) error {
 	var rej *guard.Rejection
-	var ce *ctool.Error
+	var ce *fault.Error
 	switch {
 	case errors.As(err, &rej):
 		return refusal(rej)
@@ -236,7 +236,7 @@ func failure(ctx context.Context, err error) error {
 		return ce
 	}
 	// DuckDB's message may quote megabytes of the query's own values: the start says what went wrong.
-	msg := ctool.Bounded(err.Error(), ctool.MaxMessageBytes)
+	msg := fault.Bounded(err.Error(), fault.MaxMessageBytes)
 	if strings.HasPrefix(msg, "Out of Memory Error") {
 		// DuckDB suggests changing settings, with a link to its guide; an agent can do neither, so say
 		// what it can do instead.
@@ -245,7 +245,7 @@ func failure(ctx context.Context, err error) error {
 		}
 		msg += "\n(settings cannot be changed here: select fewer rows or shorter values, filter before aggregating)"
 	}
-	return &ctool.Error{Kind: ctool.KindSQL, Message: msg, Err: err}
+	return &fault.Error{Kind: fault.KindSQL, Message: msg, Err: err}
 }
 
 // withoutExcerpt drops the "LINE 1: ..." excerpt DuckDB adds to an error when it quotes the row-cap
@@ -256,14 +256,14 @@ func withoutExcerpt(err error, wrapper string) error {
 	if i < 0 || !strings.Contains(msg[i:], wrapper) {
 		return err
 	}
-	return &ctool.Error{Kind: ctool.KindSQL, Message: msg[:i], Err: err}
+	return &fault.Error{Kind: fault.KindSQL, Message: msg[:i], Err: err}
 }
 
 // stopped is the error of a query whose context ended: its deadline passed or its caller cancelled it.
 func stopped(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return &ctool.Error{Kind: ctool.KindTimeout, Message: "the query was cancelled", Err: ctx.Err()}
+		return &fault.Error{Kind: fault.KindTimeout, Message: "the query was cancelled", Err: ctx.Err()}
 	}
-	return &ctool.Error{Kind: ctool.KindTimeout, Err: ctx.Err(),
+	return &fault.Error{Kind: fault.KindTimeout, Err: ctx.Err(),
 		Message: "the query ran past its time limit and was stopped; make it cheaper (filter first, avoid large cross joins)"}
 }

@@ -10,12 +10,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 )
 
 // newEngine returns an engine over a database built from the sample data.
@@ -35,8 +35,8 @@ func jsonOf(t *testing.T, res *query.Result) string {
 	return b.String()
 }
 
-func kindOf(err error) ctool.Kind {
-	var e *ctool.Error
+func kindOf(err error) fault.Kind {
+	var e *fault.Error
 	if errors.As(err, &e) {
 		return e.Kind
 	}
@@ -143,14 +143,14 @@ func TestEngineErrors(t *testing.T) {
 	e := newEngine(t)
 	tests := []struct {
 		sql  string
-		kind ctool.Kind
+		kind fault.Kind
 		msg  string // a part of the message
 	}{
-		{"DROP TABLE stores", ctool.KindRefused, "refused: DROP."},
-		{"   ", ctool.KindRefused, "refused: empty query."},
-		{"SELECT * FROM read_csv('/etc/passwd')", ctool.KindRefused, "refused: table function read_csv()"},
-		{"SELECT no_such_column FROM stores", ctool.KindSQL, "Binder Error"},
-		{"SELECT CAST('x' AS INTEGER)", ctool.KindSQL, "Conversion Error"},
+		{"DROP TABLE stores", fault.KindRefused, "refused: DROP."},
+		{"   ", fault.KindRefused, "refused: empty query."},
+		{"SELECT * FROM read_csv('/etc/passwd')", fault.KindRefused, "refused: table function read_csv()"},
+		{"SELECT no_such_column FROM stores", fault.KindSQL, "Binder Error"},
+		{"SELECT CAST('x' AS INTEGER)", fault.KindSQL, "Conversion Error"},
 	}
 	for _, tt := range tests {
 		_, err := e.Query(context.Background(), schema.Stores, tt.sql)
@@ -220,7 +220,7 @@ func TestEngineCancel(t *testing.T) {
 	}()
 	cancel()
 	err := <-done
-	if kindOf(err) != ctool.KindTimeout {
+	if kindOf(err) != fault.KindTimeout {
 		t.Fatalf("got %v, want a timeout-kind error", err)
 	}
 	if _, err := e.Query(context.Background(), schema.Events, "SELECT count(*) FROM events"); err != nil {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 

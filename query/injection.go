@@ -1,7 +1,7 @@
 package query
 
 import (
-	"github.com/azabudai/ctool/hint"
+	"github.com/azabudai/ctool/internal/hint"
 	"github.com/azabudai/ctool/schema"
 )
 

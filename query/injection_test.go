@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )

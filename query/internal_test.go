@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
@@ -63,7 +63,7 @@ func TestInternalRelationsRefused(t *testing.T) {
 		}
 		for _, name := range names {
 			q := "SELECT * FROM " + name
-			if _, err := e.Query(ctx, schema.Products, q); kindOf(err) != ctool.KindRefused {
+			if _, err := e.Query(ctx, schema.Products, q); kindOf(err) != fault.KindRefused {
 				t.Errorf("%s: got %v, want a refusal", q, err)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/escape"
+	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
 )
 

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/guard"
 )
 
 // rowReader is what readResult reads: a query's columns, then its rows one at a time.

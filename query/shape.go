@@ -12,8 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/azabudai/ctool/guard"
-	"github.com/azabudai/ctool/hint"
+	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/hint"
 	"github.com/azabudai/ctool/schema"
 )
 

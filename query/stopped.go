@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 // Stopped is the error of a query whose context ended before it answered, as Query gives it: a
@@ -17,8 +17,8 @@ func Stopped(ctx context.Context) error { return stopped(ctx) }
 // its caller) the hint every caller gives: a cheaper query and, where the caller may raise the limit
 // (max > 0: ctool query's --timeout), a larger one. Any other error comes back unchanged.
 func TimeoutHint(ctx context.Context, err error, limit, max time.Duration) error {
-	e := ctool.Explain(err)
-	if e == nil || e.Kind != ctool.KindTimeout || errors.Is(ctx.Err(), context.Canceled) {
+	e := fault.Explain(err)
+	if e == nil || e.Kind != fault.KindTimeout || errors.Is(ctx.Err(), context.Canceled) {
 		return err
 	}
 	if max > 0 {

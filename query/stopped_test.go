@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 func TestTimeoutHint(t *testing.T) {
@@ -14,22 +14,22 @@ func TestTimeoutHint(t *testing.T) {
 	defer cancel()
 	cancelled, cancel2 := context.WithCancel(context.Background())
 	cancel2()
-	sqlErr := &ctool.Error{Kind: ctool.KindSQL, Message: "bad"}
+	sqlErr := &fault.Error{Kind: fault.KindSQL, Message: "bad"}
 	for _, tc := range []struct {
 		name     string
 		ctx      context.Context
 		err      error
 		max      time.Duration
-		wantKind ctool.Kind
+		wantKind fault.Kind
 		wantHint string
 	}{
-		{"cli", expired, stopped(expired), time.Minute, ctool.KindTimeout, "a cheaper query, or a larger --timeout (now 5s, at most 1m0s)"},
-		{"mcp", expired, stopped(expired), 0, ctool.KindTimeout, "a cheaper query: every call stops after 5s"},
-		{"bare deadline", expired, context.DeadlineExceeded, 0, ctool.KindTimeout, "a cheaper query: every call stops after 5s"},
-		{"caller gave up", cancelled, stopped(cancelled), 0, ctool.KindTimeout, ""},
-		{"other error", expired, sqlErr, time.Minute, ctool.KindSQL, ""},
+		{"cli", expired, stopped(expired), time.Minute, fault.KindTimeout, "a cheaper query, or a larger --timeout (now 5s, at most 1m0s)"},
+		{"mcp", expired, stopped(expired), 0, fault.KindTimeout, "a cheaper query: every call stops after 5s"},
+		{"bare deadline", expired, context.DeadlineExceeded, 0, fault.KindTimeout, "a cheaper query: every call stops after 5s"},
+		{"caller gave up", cancelled, stopped(cancelled), 0, fault.KindTimeout, ""},
+		{"other error", expired, sqlErr, time.Minute, fault.KindSQL, ""},
 	} {
-		got := ctool.Explain(TimeoutHint(tc.ctx, tc.err, 5*time.Second, tc.max))
+		got := fault.Explain(TimeoutHint(tc.ctx, tc.err, 5*time.Second, tc.max))
 		if got.Kind != tc.wantKind || got.Hint != tc.wantHint {
 			t.Errorf("%s: got %s %q, want %s %q", tc.name, got.Kind, got.Hint, tc.wantKind, tc.wantHint)
 		}

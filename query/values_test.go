@@ -4,7 +4,7 @@ import (
 	"database/sql"
 	"testing"
 
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/internal/textout"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 

@@ -3,8 +3,8 @@ package query
 import (
 	"context"
 
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 )
 
 // sameDocument checks that DocumentJSON writes r's document as textout.Marshal writes it, for a

@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/bench/internal/benchkit"
-	"github.com/azabudai/ctool/console"
+	"github.com/azabudai/ctool/internal/console"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 

@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/bench/internal/benchkit"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/profile"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"

@@ -13,8 +13,8 @@ import (
 	"runtime/metrics"
 	"time"
 
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/guard/guardtest"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/xeipuuv/gojsonschema"
 )

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/urfave/cli/v2"
 )
 
@@ -27,7 +27,7 @@ func newCompletionCommand() *cli.Command {
 			"  bash: source <(ctool completion bash)        (or save it in /etc/bash_completion.d/ctool)\n" +
 			"  zsh:  ctool completion zsh > \"${fpath[1]}/_ctool\"   (or source <(ctool completion zsh))\n" +
 			"  fish: ctool completion fish > ~/.config/fish/completions/ctool.fish" +
-			exitStatus("ok", ctool.KindUsage),
+			exitStatus("ok", fault.KindUsage),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageError("name the shell: ctool completion <bash|zsh|fish>").WithHint("ctool completion --help")

@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/console"
+	"github.com/azabudai/ctool/internal/console"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/urfave/cli/v2"
 )
 
@@ -40,7 +40,7 @@ func newConsoleCommand(e *env) *cli.Command {
 			"that proxy sets with --identity-header to have requests without it refused and the user logged.\n" +
 			"The log is JSON lines on stderr: first {\"msg\": \"serving\", \"serving\": URL, \"build\": ID}, then one\n" +
 			"line a request. Stops on SIGINT or SIGTERM." +
-			exitStatus("the console stopped when asked", ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
+			exitStatus("the console stopped when asked", fault.KindUsage, fault.KindNoDatabase, fault.KindIO),
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "http", Value: defaultConsoleAddr, Usage: "listen on `ADDR` (host:port)"},
@@ -91,7 +91,7 @@ func (e *env) consoleOptions(c *cli.Context) (*consoleOptions, error) {
 		}
 		info, err := os.Stat(dir.path)
 		if err != nil {
-			return nil, ctool.Errorf(ctool.KindIO, "--%s %s: %v", dir.flag, dir.path, err)
+			return nil, fault.Errorf(fault.KindIO, "--%s %s: %v", dir.flag, dir.path, err)
 		}
 		if dir.flag == "input" && !info.IsDir() {
 			return nil, usageError("--input %s is not a directory", opts.input)
@@ -126,7 +126,7 @@ func runConsole(ctx context.Context, opts *consoleOptions) error {
 	srv, err := console.New(console.Config{DB: opts.db, Against: opts.against, Input: opts.input, IdentityHeader: opts.identity,
 		Loopback: loopback.Is(opts.addr), Log: log, Version: version})
 	if err != nil {
-		return ctool.Errorf(ctool.KindInternal, "console: %w", err)
+		return fault.Errorf(fault.KindInternal, "console: %w", err)
 	}
 	defer srv.Close()
 	build, err := srv.Open(ctx)
@@ -142,7 +142,7 @@ func runConsole(ctx context.Context, opts *consoleOptions) error {
 		log.Info("serving", "serving", url, "build", build)
 	})
 	if err != nil {
-		return ctool.Errorf(ctool.KindUsage, "--http %s: %v", opts.addr, err)
+		return fault.Errorf(fault.KindUsage, "--http %s: %v", opts.addr, err)
 	}
 	return nil
 }

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/escape"
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,8 +18,8 @@ type answered struct{ error }
 
 func (a answered) Unwrap() error { return a.error }
 
-func usageError(format string, args ...any) *ctool.Error {
-	return ctool.Errorf(ctool.KindUsage, format, args...)
+func usageError(format string, args ...any) *fault.Error {
+	return fault.Errorf(fault.KindUsage, format, args...)
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
@@ -43,7 +43,7 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		}
 		return unknownFlag(msg, name, names, hint)
 	}
-	return &ctool.Error{Kind: ctool.KindUsage, Message: msg, Hint: hint}
+	return &fault.Error{Kind: fault.KindUsage, Message: msg, Hint: hint}
 }
 
 // report writes a command's error where its reader looks, and returns the exit status: in JSON mode
@@ -52,7 +52,7 @@ func report(err error, jsonMode bool, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	e := ctool.Explain(err)
+	e := fault.Explain(err)
 	if jsonMode {
 		if errors.As(err, new(answered)) {
 			// The answer on stdout says what is wrong; people reading the terminal get the summary.

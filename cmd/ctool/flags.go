@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/query"
 	"github.com/urfave/cli/v2"
 )
@@ -36,11 +36,11 @@ func missingInput(c *cli.Context, err error) error {
 	if err == nil || c.IsSet("input") || !errors.As(err, &pe) || pe.Path != defaultInput || !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	e := ctool.Explain(err)
+	e := fault.Explain(err)
 	if e.Hint != "" {
 		return err
 	}
-	return &ctool.Error{Kind: e.Kind, Message: e.Message, Err: err,
+	return &fault.Error{Kind: e.Kind, Message: e.Message, Err: err,
 		Hint: c.Command.HelpName + " --input DIR (the directory of CSV files; input/ is read from the working directory)"}
 }
 
@@ -62,8 +62,8 @@ func noArgs(c *cli.Context) error {
 }
 
 // exitStatus is the EXIT STATUS section of a command's help.
-func exitStatus(success string, kinds ...ctool.Kind) string {
-	return "\n\n" + ctool.ExitStatusHelp(success, kinds...)
+func exitStatus(success string, kinds ...fault.Kind) string {
+	return "\n\n" + fault.ExitStatusHelp(success, kinds...)
 }
 
 // setValues is a string flag's value when the command line sets it, even to "", and nothing when it

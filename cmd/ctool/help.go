@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,7 +16,7 @@ func newHelpCommand() *cli.Command {
 		Usage:     "show the help of a command (ctool help query stores)",
 		UsageText: "ctool help [COMMAND...]",
 		Description: "The same text as ctool COMMAND... --help; without a command, the overview." +
-			exitStatus("ok", ctool.KindUsage),
+			exitStatus("ok", fault.KindUsage),
 		Action: func(c *cli.Context) error {
 			path := []string{c.App.Name}
 			commands := c.App.Commands
@@ -40,7 +40,7 @@ func newVersionCommand() *cli.Command {
 		Name:        "version",
 		Usage:       "print ctool's version",
 		UsageText:   "ctool version",
-		Description: "The same as ctool --version." + exitStatus("ok", ctool.KindUsage),
+		Description: "The same as ctool --version." + exitStatus("ok", fault.KindUsage),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
@@ -32,7 +32,7 @@ func newIngestCommand(e *env) *cli.Command {
 			"them into place: readers of the old files keep working, and a build killed at any moment leaves the\n" +
 			"old files intact. Profiles go to a separate file beside PATH that only 'ctool profile' opens. A PATH\n" +
 			"that is a symbolic link is refused: give the database file's own path." +
-			exitStatus("the database was built", ctool.KindInvalidData, ctool.KindInternal, ctool.KindUsage, ctool.KindIO),
+			exitStatus("the database was built", fault.KindInvalidData, fault.KindInternal, fault.KindUsage, fault.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			dbFlag(),

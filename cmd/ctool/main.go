@@ -9,9 +9,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/worker"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/worker"
 	"github.com/urfave/cli/v2"
 )
 
@@ -157,11 +157,11 @@ func newWorkerApp(e *env) *cli.App {
 
 // allExitStatuses is the app's EXIT STATUS section: every kind of failure.
 func allExitStatuses() string {
-	var kinds []ctool.Kind
-	for _, k := range ctool.Kinds {
+	var kinds []fault.Kind
+	for _, k := range fault.Kinds {
 		kinds = append(kinds, k.Kind)
 	}
-	return ctool.ExitStatusHelp("success", kinds...)
+	return fault.ExitStatusHelp("success", kinds...)
 }
 
 // setUsageErrors routes every command's flag errors, subcommands' too, to the usage exit status.

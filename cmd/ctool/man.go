@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/urfave/cli/v2"
 )
 
@@ -14,14 +14,14 @@ func newManCommand() *cli.Command {
 		Usage:     "print ctool's manual page (troff), made from the same definitions as --help",
 		UsageText: "ctool man",
 		Description: "Read it with: ctool man | man -l -   (make man writes bin/ctool.1)" +
-			exitStatus("ok", ctool.KindUsage),
+			exitStatus("ok", fault.KindUsage),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
 			page, err := manPage(c.App)
 			if err != nil {
-				return ctool.Errorf(ctool.KindInternal, "write the manual page: %w", err)
+				return fault.Errorf(fault.KindInternal, "write the manual page: %w", err)
 			}
 			_, err = fmt.Fprint(c.App.Writer, page)
 			return err

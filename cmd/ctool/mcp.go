@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/mcpserver"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/mcpserver"
 	"github.com/azabudai/ctool/query"
 	"github.com/urfave/cli/v2"
 )
@@ -56,7 +56,7 @@ func newMCPCommand(e *env) *cli.Command {
 				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
 				"Past %d waiting calls a call is answered busy at once. These kinds reach the client in the call's\n"+
 				"result; the server's own exit status is one of:", mcpserver.Workers, mcpserver.MaxWorkers, query.WorkerGrace, mcpserver.WorkerQueue) +
-			exitStatus("the server stopped when asked", ctool.KindUsage, ctool.KindNoDatabase, ctool.KindInternal),
+			exitStatus("the server stopped when asked", fault.KindUsage, fault.KindNoDatabase, fault.KindInternal),
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},

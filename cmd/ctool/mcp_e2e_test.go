@@ -27,16 +27,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/guard"
 	"github.com/azabudai/ctool/ingest/ingesttest"
-	"github.com/azabudai/ctool/mcpserver"
-	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/mcpserver"
+	"github.com/azabudai/ctool/internal/profile"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -598,7 +598,7 @@ func agentHint(t *testing.T, cli string) string {
 	if !strings.Contains(e.Hint, "NARRATIVE_DATA_FILE") {
 		t.Errorf("ctool profile's hint of an unknown id: %q", e.Hint)
 	}
-	b, err := textout.Marshal(&ctool.Error{Kind: ctool.KindNotFound, Message: e.Error, Hint: profile.HintCheckID})
+	b, err := textout.Marshal(&fault.Error{Kind: fault.KindNotFound, Message: e.Error, Hint: profile.HintCheckID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,10 +23,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
-	"github.com/azabudai/ctool/mcpserver"
-	"github.com/azabudai/ctool/worker"
+	"github.com/azabudai/ctool/internal/guard/guardtest"
+	"github.com/azabudai/ctool/internal/mcpserver"
+	"github.com/azabudai/ctool/internal/worker"
 )
 
 func TestMCPWorkers(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/azabudai/ctool/textout"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"golang.org/x/term"
 )

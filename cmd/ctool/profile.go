@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/database"
-	"github.com/azabudai/ctool/profile"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/profile"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/urfave/cli/v2"
@@ -23,7 +23,7 @@ func newProfileCommand(e *env) *cli.Command {
 		Description: schema.Help(schema.Profiles) +
 			"\nThe profiles come from the file named by the environment variable NARRATIVE_DATA_FILE\n" +
 			"(default narrative_data.csv), as ingested beside the main database." +
-			exitStatus("the profile was found", ctool.KindNotFound, ctool.KindUsage, ctool.KindNoDatabase),
+			exitStatus("the profile was found", fault.KindNotFound, fault.KindUsage, fault.KindNoDatabase),
 		Flags: []cli.Flag{
 			dbFlag(),
 			formatFlag("output", "json", "json", "text"),

@@ -6,14 +6,14 @@ import (
 	"io"
 	"time"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/worker"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/worker"
 	"github.com/urfave/cli/v2"
 )
 
-var queryKinds = []ctool.Kind{ctool.KindRefused, ctool.KindSQL, ctool.KindTimeout, ctool.KindTooLarge, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindCrashed}
+var queryKinds = []fault.Kind{fault.KindRefused, fault.KindSQL, fault.KindTimeout, fault.KindTooLarge, fault.KindUsage, fault.KindNoDatabase, fault.KindCrashed}
 
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
@@ -99,7 +99,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if sqlText == "-" {
 		b, err := io.ReadAll(e.stdin)
 		if err != nil {
-			return ctool.Errorf(ctool.KindIO, "read the SQL from stdin: %w", err)
+			return fault.Errorf(fault.KindIO, "read the SQL from stdin: %w", err)
 		}
 		sqlText = string(b)
 	}

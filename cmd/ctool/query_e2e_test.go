@@ -37,9 +37,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/guard/guardtest"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/guard/guardtest"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 )
@@ -821,18 +821,18 @@ func testQueryLength(t *testing.T, db e2eDB) {
 
 // bombStop is one limit that may stop a bomb, as the error reports it.
 type bombStop struct {
-	kind ctool.Kind
+	kind fault.Kind
 	msg  *regexp.Regexp
 }
 
 func (s bombStop) String() string { return string(s.kind) + " " + s.msg.String() }
 
 var (
-	byTimeout    = bombStop{ctool.KindTimeout, regexp.MustCompile(`^the query ran past its time limit and was stopped; make it cheaper`)}
-	byMemory     = bombStop{ctool.KindSQL, regexp.MustCompile(`^Out of Memory Error: `)} // DuckDB's memory_limit
-	byAddrSpace  = bombStop{ctool.KindTooLarge, regexp.MustCompile(`^the query needed more memory than a query may use and was stopped$`)}
-	byResultSize = bombStop{ctool.KindTooLarge, regexp.MustCompile(`^the result is too large \(over \d+ KiB in \d+ rows\)`)}
-	byStringSize = bombStop{ctool.KindSQL, regexp.MustCompile(`^Out of Range Error: Cannot create a string of size`)}
+	byTimeout    = bombStop{fault.KindTimeout, regexp.MustCompile(`^the query ran past its time limit and was stopped; make it cheaper`)}
+	byMemory     = bombStop{fault.KindSQL, regexp.MustCompile(`^Out of Memory Error: `)} // DuckDB's memory_limit
+	byAddrSpace  = bombStop{fault.KindTooLarge, regexp.MustCompile(`^the query needed more memory than a query may use and was stopped$`)}
+	byResultSize = bombStop{fault.KindTooLarge, regexp.MustCompile(`^the result is too large \(over \d+ KiB in \d+ rows\)`)}
+	byStringSize = bombStop{fault.KindSQL, regexp.MustCompile(`^Out of Range Error: Cannot create a string of size`)}
 )
 
 func testBombs(t *testing.T, db e2eDB) {
@@ -872,13 +872,13 @@ func testBombs(t *testing.T, db e2eDB) {
 			}
 			stoppedBy := false
 			for _, s := range tc.stops {
-				stoppedBy = stoppedBy || (ctool.Kind(kind) == s.kind && s.msg.MatchString(msg))
+				stoppedBy = stoppedBy || (fault.Kind(kind) == s.kind && s.msg.MatchString(msg))
 			}
 			if !stoppedBy {
 				t.Fatalf("stopped by something other than %v:\n%s", tc.stops, res)
 			}
-			if res.code != ctool.Kind(kind).Status() {
-				t.Fatalf("exit %d, want %d for kind %s:\n%s", res.code, ctool.Kind(kind).Status(), kind, res)
+			if res.code != fault.Kind(kind).Status() {
+				t.Fatalf("exit %d, want %d for kind %s:\n%s", res.code, fault.Kind(kind).Status(), kind, res)
 			}
 			t.Logf("%s: %s", kind, clip(msg, 120))
 		})

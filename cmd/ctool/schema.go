@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +23,7 @@ func newSchemaCommand(e *env) *cli.Command {
 			"--format json gives the same content as data, with the examples as [{\"question\", \"sql\"}]. The values\n" +
 			"of label columns (category, tag, ...) and the columns' examples come from the build --db or CTOOL_DB\n" +
 			"names; without one, no label values are listed and the description says where they come from." +
-			exitStatus("ok", ctool.KindUsage),
+			exitStatus("ok", fault.KindUsage),
 		Flags: []cli.Flag{formatFlag("output", "text", schemaFormats...), dbFlag()},
 		Action: func(c *cli.Context) error {
 			opts := &schemaOptions{out: e.stdout, db: e.dbPath(c)}

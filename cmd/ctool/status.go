@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/azabudai/ctool"
-	"github.com/azabudai/ctool/escape"
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,7 +21,7 @@ func newStatusCommand(e *env) *cli.Command {
 		Usage:     "show the database's schema version, build time, rows, and whether each source file changed",
 		UsageText: "ctool status [--db PATH] [--input DIR] [--format text|json] [--check]",
 		Description: "Each source file is fresh (unchanged since the ingest), stale (changed or new) or missing." +
-			exitStatus("ok", ctool.KindStale, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
+			exitStatus("ok", fault.KindStale, fault.KindUsage, fault.KindNoDatabase, fault.KindIO),
 		Flags: []cli.Flag{
 			dbFlag(),
 			inputFlag(),
@@ -80,7 +80,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		}
 	}
 	if opts.check && !st.Current() {
-		return answered{ctool.Errorf(ctool.KindStale, "the database is out of date").WithHint("ctool ingest")}
+		return answered{fault.Errorf(fault.KindStale, "the database is out of date").WithHint("ctool ingest")}
 	}
 	return nil
 }

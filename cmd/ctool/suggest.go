@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
 )
 
 // "Did you mean": a misspelt command, dataset or format is answered with the most similar names, ranked
@@ -84,7 +84,7 @@ func editDistance(typed, candidate string) int {
 // misspelt is a usage error about one word of the command line. When exactly one name is the most
 // similar, runWith turns its hint into the command line with that word corrected (correctedLine).
 type misspelt struct {
-	err  *ctool.Error
+	err  *fault.Error
 	typo string
 	fix  string // the one most similar name, or ""
 	flag bool   // typo and fix are flag names, written with dashes, maybe with "=value"

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/azabudai/ctool"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +23,7 @@ func newToolsCommand(e *env) *cli.Command {
 			"agent framework can register the tools without copying them. --format text gives the rules the tools\n" +
 			"share once, then each description. Label values and column examples come from the build --db or\n" +
 			"CTOOL_DB names; without one, each description lists no label values and says where they come from." +
-			exitStatus("ok", ctool.KindUsage),
+			exitStatus("ok", fault.KindUsage),
 		Flags: []cli.Flag{formatFlag("output", "json", "json", "text"), dbFlag()},
 		Action: func(c *cli.Context) error {
 			opts := &toolsOptions{out: e.stdout, db: e.dbPath(c)}

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/azabudai/ctool"
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -48,7 +48,7 @@ func newValidateCommand(e *env) *cli.Command {
 			"set, the markdown summary is appended to that file too), junit (a testsuite per file, a testcase\n" +
 			"per rule), sarif (SARIF 2.1.0 for code scanning), markdown (a summary for people). Every format\n" +
 			"escapes what it quotes: no control character from the data is printed raw." +
-			exitStatus("the data is valid (warnings allowed)", ctool.KindInvalidData, ctool.KindUsage, ctool.KindNoDatabase, ctool.KindIO),
+			exitStatus("the data is valid (warnings allowed)", fault.KindInvalidData, fault.KindUsage, fault.KindNoDatabase, fault.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
 			formatFlag("report", ingest.FormatText, ingest.Formats...),
@@ -122,7 +122,7 @@ func runValidate(opts *validateOptions) error {
 		}
 	}
 	if !res.Report.Valid() {
-		return answered{ctool.Errorf(ctool.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), opts.input)}
+		return answered{fault.Errorf(fault.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), opts.input)}
 	}
 	rows := 0
 	for _, f := range res.Files {
@@ -149,14 +149,14 @@ func parsePercent(s string) (float64, error) {
 func appendSummary(path string, r *ingest.Report) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
+		return fault.Errorf(fault.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
 	}
 	if err := r.WriteMarkdown(f); err != nil {
 		f.Close()
-		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
+		return fault.Errorf(fault.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
 	}
 	if err := f.Close(); err != nil {
-		return ctool.Errorf(ctool.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
+		return fault.Errorf(fault.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/azabudai/ctool/database"
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/azabudai/ctool/worker"
+	"github.com/azabudai/ctool/internal/worker"
 	"github.com/urfave/cli/v2"
 )
 

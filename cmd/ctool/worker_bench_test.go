@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/azabudai/ctool/database"
 	"github.com/azabudai/ctool/ingest/ingesttest"
-	"github.com/azabudai/ctool/mcpserver"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/mcpserver"
+	"github.com/azabudai/ctool/internal/worker"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
-	"github.com/azabudai/ctool/worker"
 )
 
 // BenchmarkPoolQuery shows the worker hop alone: the same queries through a pool of one warm worker

@@ -11,7 +11,7 @@ func TestPrinter(t *testing.T) {
 	now := func() time.Time { return clock }
 	var out strings.Builder
 	p := newPrinter(&out, now)
-	const cmd, guard = "github.com/azabudai/ctool/cmd/ctool", "github.com/azabudai/ctool/guard"
+	const cmd, guard = "github.com/azabudai/ctool/cmd/ctool", "github.com/azabudai/ctool/internal/guard"
 	p.read(strings.NewReader(strings.Join([]string{
 		`{"Action":"start","Package":"` + cmd + `"}`,
 		`{"Action":"start","Package":"` + guard + `"}`,

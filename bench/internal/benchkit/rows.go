@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query/querytest"
-	"github.com/azabudai/ctool/textout"
 )
 
 // PrintRows writes rows as ctool query prints a result, {"results": [...], "count": N}, so that a plain

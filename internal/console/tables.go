@@ -1,0 +1,355 @@
+package console
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/schema"
+)
+
+// A table is what the console shows of one public dataset: its typed relation with each row's number
+// in the build (_row, for exports in pieces), its columns, and which of them are facets and searched.
+type table struct {
+	D    *schema.Dataset
+	Rel  schema.Relation
+	from guard.SQL // the typed relation with _row
+	Cols []column
+}
+
+// column is one column of a table.
+type column struct {
+	Name   string
+	Type   string // its SQL type in the typed relation
+	Facet  bool   // a label column or a flag (BOOLEAN): counted beside the list
+	List   bool   // VARCHAR[]
+	Text   bool   // searched
+	JSON   bool   // JSON text (shown as structure on a record page)
+	Hidden bool   // never shown (products.store_id): filters and links only
+	Desc   string
+}
+
+// productsTyped is products_typed with each row's number. products_typed is a view, which has no
+// rowid: the console joins the stored prices (schema.ReadPrice, written at ingest) by position as the
+// view does, so it shows exactly the prices the agent reads (TestProductsRelation).
+const productsTyped = `(SELECT p.rowid AS _row, p.*, pr.price_yen, pr.price_max_yen
+        FROM products p POSITIONAL JOIN ctool_derive.product_prices pr)`
+
+// tables are the public datasets in the console's order, each with its typed relation.
+var tables = func() []*table {
+	var out []*table
+	for _, d := range []*schema.Dataset{schema.Stores, schema.Events, schema.Products} {
+		name := d.Views[0].Name
+		rel, ok := schema.RelationNamed(name)
+		if !ok || !rel.Extends() {
+			panic("console: no typed view " + name)
+		}
+		t := &table{D: d, Rel: rel}
+		if d == schema.Products {
+			t.from = guard.Const(productsTyped)
+		} else {
+			t.from = guard.Format("(SELECT rowid AS _row, * FROM %s)", guard.MustIdent(name))
+		}
+		for _, c := range rel.Columns {
+			col := column{Name: c.Name, Type: c.Type, List: c.List(), Facet: c.Label() || c.Type == "BOOLEAN", Hidden: c.Hidden()}
+			if c.Base != nil {
+				col.Desc = c.Base.Description
+				col.JSON = c.Base.Kind == schema.JSON && c.View == nil
+				col.Text = c.Type == "VARCHAR" && (c.Base.Kind == schema.Text || c.Base.Kind == schema.Enum)
+			}
+			if c.View != nil {
+				col.Desc = c.View.Description
+				col.Text = col.Text || (c.Type == "VARCHAR" && !col.Facet)
+			}
+			t.Cols = append(t.Cols, col)
+		}
+		out = append(out, t)
+	}
+	return out
+}()
+
+func tableNamed(name string) *table {
+	for _, t := range tables {
+		if t.D.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func (t *table) column(name string) (column, bool) {
+	for _, c := range t.Cols {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return column{}, false
+}
+
+// shown are the columns a list, a record and an export show.
+func (t *table) shown() []column {
+	var out []column
+	for _, c := range t.Cols {
+		if !c.Hidden {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// IsStores reports the table with opening hours.
+func (t *table) IsStores() bool { return t.D == schema.Stores }
+
+// Limits on what a request may ask for.
+const (
+	pageSize       = 50
+	maxFacetValues = 30
+	maxFilterVals  = 20
+	maxValueBytes  = 400
+)
+
+// Open-at states of a store.
+const (
+	stateOpen    = "open"
+	stateClosed  = "closed"
+	stateUnknown = "unknown"
+)
+
+// listQuery is a list's request: filters (facets and exact values), search, sort, page and, for
+// stores, the time the open state is taken at. Everything in it came from a visitor: it reaches SQL
+// only as bound arguments, and names only as columns looked up in the table.
+type listQuery struct {
+	T       *table
+	Filters []filter
+	Search  string
+	Terms   []string
+	Sort    string // a column name; "" for the build's order
+	Desc    bool
+	Page    int // from 1
+	At      time.Time
+	AtGiven bool   // at= was given (the export then carries the state)
+	Open    string // "", open, closed or unknown
+}
+
+// filter is one column's wanted values; "" stands for no value (NULL).
+type filter struct {
+	Col    column
+	Values []string
+}
+
+// parseList reads a list's query string. Unknown parameters are ignored; bad values are errors a
+// visitor can read.
+func parseList(t *table, q url.Values, now time.Time) (*listQuery, error) {
+	lq := &listQuery{T: t, Page: 1, At: now}
+	for _, c := range t.Cols {
+		vals, ok := q[c.Name]
+		if !ok || len(vals) == 0 {
+			continue
+		}
+		if len(vals) > maxFilterVals {
+			return nil, fmt.Errorf("too many values for %s", c.Name)
+		}
+		for _, v := range vals {
+			if len(v) > maxValueBytes {
+				return nil, fmt.Errorf("a value for %s is too long", c.Name)
+			}
+			if c.Type == "BOOLEAN" && v != "" && v != "true" && v != "false" {
+				return nil, fmt.Errorf("%s is true or false", c.Name)
+			}
+		}
+		lq.Filters = append(lq.Filters, filter{Col: c, Values: slices.Compact(slices.Sorted(slices.Values(vals)))})
+	}
+	lq.Search = strings.TrimSpace(q.Get("q"))
+	if len(lq.Search) > 4*maxSearchRunes*5 {
+		return nil, fmt.Errorf("the search is too long")
+	}
+	lq.Terms = Terms(lq.Search)
+	sort, desc := q.Get("_sort"), false
+	if s := q.Get("_sort_desc"); s != "" {
+		sort, desc = s, true
+	}
+	if sort != "" {
+		c, ok := t.column(sort)
+		if !ok || c.List || c.Hidden {
+			return nil, fmt.Errorf("cannot sort by %q", sort)
+		}
+		lq.Sort, lq.Desc = c.Name, desc
+	}
+	if p := q.Get("_page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 1_000_000 {
+			return nil, fmt.Errorf("page %q is not a page number", p)
+		}
+		lq.Page = n
+	}
+	if t.IsStores() {
+		if at := q.Get("at"); at != "" {
+			ts, err := parseAt(at)
+			if err != nil {
+				return nil, err
+			}
+			lq.At, lq.AtGiven = ts, true
+		}
+		switch o := q.Get("open"); o {
+		case "", stateOpen, stateClosed, stateUnknown:
+			lq.Open = o
+		default:
+			return nil, fmt.Errorf("open is open, closed or unknown")
+		}
+	}
+	return lq, nil
+}
+
+// parseAt reads a date and time in Tokyo as an HTML datetime-local field sends it.
+func parseAt(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, schema.Tokyo); err == nil && t.Year() >= 1900 && t.Year() <= 9999 {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("at %q is not a date and time (YYYY-MM-DDTHH:MM)", s)
+}
+
+// openState is a store's state at a time by the agent's rule (is_open), unknown where its hours are.
+const openState = `CASE WHEN NOT hours_known THEN 'unknown' WHEN is_open(store_id, CAST(? AS TIMESTAMP)) THEN 'open' ELSE 'closed' END`
+
+// stmt is SQL with its bound arguments in order.
+type stmt struct {
+	sql  guard.SQL
+	args []any
+}
+
+// source is the relation a list reads: the table's, with the open state for stores.
+func (lq *listQuery) source() stmt {
+	if !lq.T.IsStores() {
+		return stmt{sql: lq.T.from}
+	}
+	return stmt{sql: guard.Format("(SELECT *, "+openState+" AS _open FROM %s)", lq.T.from), args: []any{lq.At.Format("2006-01-02 15:04:05")}}
+}
+
+// where is the list's condition, TRUE when there is none, with its arguments.
+func (lq *listQuery) where() stmt {
+	var conds []guard.SQL
+	var args []any
+	for _, f := range lq.Filters {
+		id := guard.MustIdent(f.Col.Name)
+		var alts []guard.SQL
+		for _, v := range f.Values {
+			switch {
+			case v == "":
+				alts = append(alts, guard.Format("%s IS NULL", id))
+				continue
+			case f.Col.List:
+				alts = append(alts, guard.Format("list_contains(%s, ?)", id))
+			case f.Col.Type == "VARCHAR":
+				alts = append(alts, guard.Format("%s = ?", id))
+			default:
+				alts = append(alts, guard.Format("CAST(%s AS VARCHAR) = ?", id))
+			}
+			args = append(args, v)
+		}
+		conds = append(conds, guard.Format("(%s)", guard.Join(alts, " OR ")))
+	}
+	for _, term := range lq.Terms {
+		p := Pattern(term)
+		var alts []guard.SQL
+		for _, c := range lq.T.Cols {
+			if c.Text {
+				alts = append(alts, guard.Format("regexp_matches(%s, ?)", guard.MustIdent(c.Name)))
+				args = append(args, p)
+			}
+		}
+		conds = append(conds, guard.Format("(%s)", guard.Join(alts, " OR ")))
+	}
+	if lq.Open != "" {
+		conds = append(conds, guard.Const("_open = ?"))
+		args = append(args, lq.Open)
+	}
+	if len(conds) == 0 {
+		return stmt{sql: guard.Const("TRUE")}
+	}
+	return stmt{sql: guard.Join(conds, " AND "), args: args}
+}
+
+// order is the list's ORDER BY: the sort column, then the build's order.
+func (lq *listQuery) order() guard.SQL {
+	if lq.Sort == "" {
+		return guard.Const("_row")
+	}
+	if lq.Desc {
+		return guard.Format("%s DESC NULLS LAST, _row", guard.MustIdent(lq.Sort))
+	}
+	return guard.Format("%s ASC NULLS LAST, _row", guard.MustIdent(lq.Sort))
+}
+
+// selectList is the columns a list reads: _row, every column (the hidden ones for links), and the
+// open state for stores.
+func (lq *listQuery) selectList() guard.SQL {
+	cols := []guard.SQL{guard.Const("_row")}
+	for _, c := range lq.T.Cols {
+		cols = append(cols, guard.MustIdent(c.Name))
+	}
+	if lq.T.IsStores() {
+		cols = append(cols, guard.Const("_open"))
+	}
+	return guard.Join(cols, ", ")
+}
+
+// pageStmt reads one page of the list.
+func (lq *listQuery) pageStmt() stmt {
+	src, w := lq.source(), lq.where()
+	return stmt{
+		sql: guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
+			lq.selectList(), src.sql, w.sql, lq.order(), guard.Int(pageSize), guard.Int((lq.Page-1)*pageSize)),
+		args: append(src.args, w.args...),
+	}
+}
+
+// facetStmt counts the values of a facet column in the list, the total of all of them beside each.
+func (lq *listQuery) facetStmt(c column) stmt {
+	src, w := lq.source(), lq.where()
+	value := guard.MustIdent(c.Name)
+	if c.List {
+		value = guard.Format("unnest(%s)", value)
+	}
+	return stmt{
+		sql: guard.Format("SELECT CAST(v AS VARCHAR), n, sum(n) OVER () FROM (SELECT v, count(*) AS n FROM (SELECT %s AS v FROM %s AS t WHERE %s) GROUP BY ALL) ORDER BY n DESC, v NULLS LAST LIMIT %s",
+			value, src.sql, w.sql, guard.Int(maxFacetValues+1)),
+		args: append(src.args, w.args...),
+	}
+}
+
+// countStmt counts the list's rows.
+func (lq *listQuery) countStmt() stmt {
+	src, w := lq.source(), lq.where()
+	return stmt{sql: guard.Format("SELECT count(*) FROM %s AS t WHERE %s", src.sql, w.sql), args: append(src.args, w.args...)}
+}
+
+// values are the list's parameters, for links that keep them.
+func (lq *listQuery) values() url.Values {
+	v := url.Values{}
+	for _, f := range lq.Filters {
+		v[f.Col.Name] = append([]string(nil), f.Values...)
+	}
+	if lq.Search != "" {
+		v.Set("q", lq.Search)
+	}
+	if lq.Sort != "" {
+		if lq.Desc {
+			v.Set("_sort_desc", lq.Sort)
+		} else {
+			v.Set("_sort", lq.Sort)
+		}
+	}
+	if lq.AtGiven {
+		v.Set("at", lq.At.Format("2006-01-02T15:04"))
+	}
+	if lq.Open != "" {
+		v.Set("open", lq.Open)
+	}
+	return v
+}
