@@ -52,7 +52,7 @@ func readBuild(ctx context.Context, path string, publicOnly bool) (_ *snapshot, 
 	if err != nil {
 		return nil, err
 	}
-	conns := []*guard.Conn{main}
+	conns := []*database.Conn{main}
 	closeAll := func() {
 		for _, c := range conns {
 			c.Close()
@@ -64,7 +64,7 @@ func readBuild(ctx context.Context, path string, publicOnly bool) (_ *snapshot, 
 			closeAll()
 		}
 	}()
-	byTable := map[*table]*guard.Conn{}
+	byTable := map[*table]*database.Conn{}
 	for _, d := range schema.All() {
 		conn := main
 		if d.Private && publicOnly {
@@ -98,7 +98,7 @@ func readBuild(ctx context.Context, path string, publicOnly bool) (_ *snapshot, 
 
 // readTable reads a table's rows as hashes that DuckDB computes: rowid, the key's hash, then a hash per
 // column, in the table's order (a SELECT without ORDER BY keeps the order rows were inserted in).
-func readTable(ctx context.Context, conn *guard.Conn, t *table) error {
+func readTable(ctx context.Context, conn *database.Conn, t *table) error {
 	table := guard.MustIdent(t.d.Table)
 	rows, err := conn.Query(ctx, guard.Format("SELECT * FROM %s LIMIT 0", table))
 	if err != nil {
@@ -174,7 +174,7 @@ func readTable(ctx context.Context, conn *guard.Conn, t *table) error {
 }
 
 // fetchKeys reads the key values of a few rows of a table read from a database.
-func fetchKeys(ctx context.Context, conn *guard.Conn, t *table, rows []int32) ([][]string, error) {
+func fetchKeys(ctx context.Context, conn *database.Conn, t *table, rows []int32) ([][]string, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}

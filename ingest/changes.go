@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -33,7 +34,7 @@ func (s *snapshot) values(t *table, rows []int32) ([][]string, error) {
 }
 
 // fetchValues reads the cells of a few rows of a table read from a database.
-func fetchValues(ctx context.Context, conn *guard.Conn, t *table, rows []int32) ([][]string, error) {
+func fetchValues(ctx context.Context, conn *database.Conn, t *table, rows []int32) ([][]string, error) {
 	ids := make([]guard.SQL, len(rows))
 	for i, r := range rows {
 		ids[i] = guard.Int(int(t.rowid[r]))

@@ -147,7 +147,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 
 // unknownColumns reads the build's record of cells it could not type; a build from before that record
 // (schema 8) has none to show.
-func unknownColumns(ctx context.Context, conn *guard.Conn) ([]UnknownColumn, error) {
+func unknownColumns(ctx context.Context, conn *database.Conn) ([]UnknownColumn, error) {
 	out := []UnknownColumn{}
 	rows, err := conn.Query(ctx, guard.Const(`SELECT dataset, source_file, column_name, rule, count(*),
 		list(line ORDER BY line)[1:5] FROM ctool_meta.unknown_cells

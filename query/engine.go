@@ -92,7 +92,7 @@ func (e *Engine) Query(ctx context.Context, d *schema.Dataset, sqlText string) (
 }
 
 func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (res *Result, err error) {
-	err = e.onBuild(ctx, func(b *database.Build, conn *guard.Conn) error {
+	err = e.onBuild(ctx, func(b *database.Build, conn *database.Conn) error {
 		build := b.ID
 		shaped, hasShape := guard.Shape(sqlText)
 		key := shapeKey{build: build, dataset: d.Name, shape: shaped.Text}
@@ -152,7 +152,7 @@ func note(res *Result, offers, others []hint.Hint) string {
 
 // onBuild runs f on a connection of the current build, which is f's alone and ends with it (it serves
 // one call: database.File.Conn), telling f the build (its id, its record).
-func (e *Engine) onBuild(ctx context.Context, f func(b *database.Build, conn *guard.Conn) error) error {
+func (e *Engine) onBuild(ctx context.Context, f func(b *database.Build, conn *database.Conn) error) error {
 	b, release, err := e.live.Acquire(ctx)
 	if err != nil {
 		return failure(ctx, err)

@@ -23,7 +23,7 @@ type Facts struct {
 // Facts reads the current build's Facts; the span of its events is read once per build (hint.Cache).
 func (e *Engine) Facts(ctx context.Context) (Facts, error) {
 	var f Facts
-	err := e.onBuild(ctx, func(b *database.Build, conn *guard.Conn) error {
+	err := e.onBuild(ctx, func(b *database.Build, conn *database.Conn) error {
 		f = Facts{Build: b.ID, Place: b.Place()}
 		f.BuiltAt, _ = time.Parse(time.RFC3339, b.Build[database.BuildTime])
 		span := guard.Const("SELECT CAST(min(start_date) AS VARCHAR), CAST(max(end_date) AS VARCHAR) FROM events_typed")

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/internal/hint"
 	"github.com/azabudai/ctool/schema"
@@ -56,7 +57,7 @@ func (s *shapes) put(k shapeKey, v shapeVerdict) {
 // byShape answers the query through its shape's statement when the shape was proved on this build.
 // It answers only with rows: an empty answer needs the hints, and an error the full path's message,
 // so both go down the full path (ok false, with no error unless the context ended).
-func (e *Engine) byShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, []hint.Hint, bool) {
+func (e *Engine) byShape(ctx context.Context, conn *database.Conn, k shapeKey, d *schema.Dataset, s guard.Shaped) (*Result, []hint.Hint, bool) {
 	v, known := e.shapes.get(k)
 	if !known || v.run == nil {
 		return nil, nil, false
@@ -73,7 +74,7 @@ func (e *Engine) byShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *s
 	return res, v.offers, true
 }
 
-func (e *Engine) runShape(ctx context.Context, conn *guard.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
+func (e *Engine) runShape(ctx context.Context, conn *database.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
 	policy := guard.ForDataset(d)
 	execErr, readErr := runChecked(ctx, conn, run, func(rows rowReader) error {
 		res, err = readResult(ctx, d, policy, run.Rows(), rows)
@@ -88,7 +89,7 @@ func (e *Engine) runShape(ctx context.Context, conn *guard.Conn, d *schema.Datas
 // learnShape decides whether the shape of sqlText, which the full path just answered with want, may
 // answer its later queries: the guard must prove it (guard.CheckShape) and its statement must give
 // want for sqlText's own literals. Only an answer with rows teaches: an empty one proves little.
-func (e *Engine) learnShape(ctx context.Context, conn *guard.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result, offers []hint.Hint) {
+func (e *Engine) learnShape(ctx context.Context, conn *database.Conn, k shapeKey, d *schema.Dataset, sqlText string, s guard.Shaped, want *Result, offers []hint.Hint) {
 	if len(want.Rows) == 0 {
 		return
 	}

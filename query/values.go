@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
-	"github.com/duckdb/duckdb-go/v2"
 )
 
 // kv is one member of an object whose key order must survive encoding.
@@ -125,12 +125,8 @@ func jsonValue(v any, dbType string, b *budget) any {
 		if !b.spend(2 + len(x)*6) {
 			return nil
 		}
-	case duckdb.OrderedMap:
-		if !b.spend(2 + x.Len()*6) {
-			return nil
-		}
-	case *duckdb.OrderedMap:
-		if !b.spend(2 + x.Len()*6) {
+	case database.Map:
+		if !b.spend(2 + len(x.Keys)*6) {
 			return nil
 		}
 	default:
@@ -147,11 +143,11 @@ func jsonValue(v any, dbType string, b *budget) any {
 		return finite(x)
 	case *big.Int:
 		return json.Number(x.String())
-	case duckdb.Decimal:
-		return json.Number(x.String())
+	case database.Decimal:
+		return json.Number(string(x))
 	case time.Time:
 		return timeText(x, dbType)
-	case duckdb.Interval:
+	case database.Interval:
 		return fmt.Sprintf("%d months %d days %s", x.Months, x.Days, time.Duration(x.Micros)*time.Microsecond)
 	case []byte:
 		if dbType == "UUID" && len(x) == 16 {
@@ -184,17 +180,15 @@ func jsonValue(v any, dbType string, b *budget) any {
 			obj[i] = kv{k, jsonValue(x[k], "", b)}
 		}
 		return obj
-	case duckdb.OrderedMap:
-		return mapValue(&x, b)
-	case *duckdb.OrderedMap:
+	case database.Map:
 		return mapValue(x, b)
 	default:
 		return fmt.Sprint(x)
 	}
 }
 
-func mapValue(m *duckdb.OrderedMap, b *budget) any {
-	keys, values := m.Keys(), m.Values()
+func mapValue(m database.Map, b *budget) any {
+	keys, values := m.Keys, m.Values
 	obj := make(orderedObject, len(keys))
 	for i := range keys {
 		obj[i] = kv{fmt.Sprint(jsonValue(keys[i], "", b)), jsonValue(values[i], "", b)}

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"testing"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/textout"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
@@ -66,7 +67,7 @@ func TestJSONValue(t *testing.T) {
 			if err := rows.Scan(&raw); err != nil {
 				t.Fatal(err)
 			}
-			got, err := textout.Marshal(jsonValue(raw, types[0].DatabaseTypeName(), &budget{left: MaxResultBytes}))
+			got, err := textout.Marshal(jsonValue(database.Value(raw), types[0].DatabaseTypeName(), &budget{left: MaxResultBytes}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 // kept with the hints' (hint.Cache).
 func (e *Engine) Vocabulary(ctx context.Context) (schema.Vocabulary, error) {
 	v := schema.Vocabulary{}
-	err := e.onBuild(ctx, func(b *database.Build, conn *guard.Conn) error {
+	err := e.onBuild(ctx, func(b *database.Build, conn *database.Conn) error {
 		v.SetPlace(b.Place())
 		cache := e.hints.For(b.ID)
 		for _, l := range schema.LabelColumns() {

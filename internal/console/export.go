@@ -3,7 +3,6 @@ package console
 import (
 	"bufio"
 	"context"
-	"database/sql/driver"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -67,7 +66,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, lq *listQuery, f
 	if f.excel {
 		name += "-excel"
 	}
-	err := s.conn(r.Context(), func(b *database.Build, c *guard.Conn) error {
+	err := s.conn(r.Context(), func(b *database.Build, c *database.Conn) error {
 		h := w.Header()
 		h.Set("Content-Type", f.mime)
 		h.Set("Content-Disposition", `attachment; filename="`+fileName(name, b.ID)+"."+f.ext+`"`)
@@ -108,7 +107,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, lq *listQuery, f
 // stream reads every row of the list in chunks and hands each row's shown values (then the open
 // state) to write; flush runs after each chunk. A chunk is written on a goroutine of its own while
 // DuckDB reads the next, so that the two cores share the work; at most three chunks are in memory.
-func (lq *listQuery) stream(ctx context.Context, c *guard.Conn, write func([]any) error, flush func() error) error {
+func (lq *listQuery) stream(ctx context.Context, c *database.Conn, write func([]any) error, flush func() error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	width := len(lq.exportColumns())
@@ -148,7 +147,7 @@ func (lq *listQuery) stream(ctx context.Context, c *guard.Conn, write func([]any
 }
 
 // read reads every row of the list in chunks, as stream writes them.
-func (lq *listQuery) read(ctx context.Context, c *guard.Conn, write func([]any) error, flush func() error) error {
+func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]any) error, flush func() error) error {
 	src, w := lq.source(), lq.where()
 	cols := lq.T.shown()
 	list := []guard.SQL{guard.Const("_row")}
@@ -170,13 +169,11 @@ func (lq *listQuery) read(ctx context.Context, c *guard.Conn, write func([]any) 
 	// rows are read as the driver gives them (Prepared), without database/sql's copy of every cell:
 	// an export reads a million rows.
 	row := make([]any, len(list)-2)
-	dest := make([]driver.Value, len(list))
+	dest := make([]any, len(list))
 	run := func(q guard.SQL, args []any) (n int, lastRow int64, lastKey any, err error) {
-		execErr, readErr := c.Prepared(ctx, q, args, func(rows driver.Rows) error {
+		execErr, readErr := c.Prepared(ctx, q, args, func(rows *database.Stream) error {
 			for {
-				if err := rows.Next(dest); err == io.EOF {
-					return nil
-				} else if err != nil {
+				if more, err := rows.Next(dest); err != nil || !more {
 					return err
 				}
 				n++

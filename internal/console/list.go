@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"html/template"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/internal/database"
-	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -92,7 +90,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	p.Title = p.T(t.D.Name)
 	d := &listData{Q: lq, Params: lq.values(), Cols: t.shown(), AtValue: lq.At.Format("2006-01-02T15:04"),
 		AtText: lq.At.Format("2006-01-02 15:04") + " (" + p.T(lq.At.Weekday().String()) + ")", States: []string{stateOpen, stateClosed, stateUnknown}}
-	err = s.conn(r.Context(), func(_ *database.Build, c *guard.Conn) error {
+	err = s.conn(r.Context(), func(_ *database.Build, c *database.Conn) error {
 		return d.read(r.Context(), c)
 	})
 	if err != nil {
@@ -113,7 +111,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 
 // read fills the page: the facets (the first one that is not a list also gives the total), the count
 // when no facet gave it, and the page's rows.
-func (d *listData) read(ctx context.Context, c *guard.Conn) error {
+func (d *listData) read(ctx context.Context, c *database.Conn) error {
 	lq := d.Q
 	total := int64(-1)
 	selected := map[string]map[string]bool{}
@@ -134,7 +132,7 @@ func (d *listData) read(ctx context.Context, c *guard.Conn) error {
 		}
 		f := facet{Col: col, Clear: template.URL(withoutParam(d.Params, col.Name)), Applied: selected[col.Name] != nil}
 		for rows.Next() {
-			var v sql.NullString
+			var v database.NullString
 			var n, sum int64
 			if err := rows.Scan(&v, &n, &sum); err != nil {
 				rows.Close()

@@ -49,7 +49,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 	p := s.newPage(r, "overview")
 	p.Title = p.T("Overview")
 	d := &overviewData{Input: s.cfg.Input, Against: s.cfg.Against}
-	err := s.conn(r.Context(), func(b *database.Build, c *guard.Conn) error {
+	err := s.conn(r.Context(), func(b *database.Build, c *database.Conn) error {
 		d.ID = b.ID
 		d.Place = b.Place().Name
 		if p.Lang == "en" && b.Place().NameEn != "" {

@@ -3,7 +3,6 @@ package console
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"io"
@@ -90,7 +89,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	}
 	lq := &listQuery{T: t, At: s.cfg.Now().In(schema.Tokyo)}
 	p := s.newPage(r, t.D.Name)
-	err := s.conn(r.Context(), func(_ *database.Build, c *guard.Conn) error {
+	err := s.conn(r.Context(), func(_ *database.Build, c *database.Conn) error {
 		src := lq.source()
 		rows, err := c.Query(r.Context(), guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY _row LIMIT 20", lq.selectList(), src.sql, guard.Join(conds, " AND ")),
 			append(src.args, args...)...)
@@ -157,7 +156,7 @@ func (rec record) title(t *table) string {
 	return t.D.Name
 }
 
-func (s *Server) readRecord(ctx context.Context, c *guard.Conn, t *table, vals []any) (record, error) {
+func (s *Server) readRecord(ctx context.Context, c *database.Conn, t *table, vals []any) (record, error) {
 	var rec record
 	byName := map[string]any{}
 	for i, col := range t.Cols {
@@ -209,7 +208,7 @@ func (s *Server) readRecord(ctx context.Context, c *guard.Conn, t *table, vals [
 			switch {
 			case err == nil:
 				rec.Links = append(rec.Links, link{venue, "/stores/record?" + url.Values{"store_id": {id}}.Encode()})
-			case !errors.Is(err, sql.ErrNoRows):
+			case !errors.Is(err, database.ErrNoRows):
 				return rec, err
 			}
 			rec.Links = append(rec.Links, link{"events: venue = " + venue, "/events?" + url.Values{"venue": {venue}}.Encode()})
@@ -220,7 +219,7 @@ func (s *Server) readRecord(ctx context.Context, c *guard.Conn, t *table, vals [
 
 // readHours reads a store's week and closures from store_hours and store_closures: the rows is_open
 // reads, so the week shown is the rule applied.
-func (rec *record) readHours(ctx context.Context, c *guard.Conn, id string) error {
+func (rec *record) readHours(ctx context.Context, c *database.Conn, id string) error {
 	rows, err := c.Query(ctx, guard.Const(`SELECT lower(day), left(CAST(opens AS VARCHAR), 5), left(CAST(closes AS VARCHAR), 5), overnight FROM store_hours WHERE store_id = ? ORDER BY opens`), id)
 	if err != nil {
 		return err
@@ -263,7 +262,7 @@ func (rec *record) readHours(ctx context.Context, c *guard.Conn, id string) erro
 const relatedShown = 50
 
 // readRelated reads the store's products and the events whose venue is the store.
-func (rec *record) readRelated(ctx context.Context, c *guard.Conn, id, name string) error {
+func (rec *record) readRelated(ctx context.Context, c *database.Conn, id, name string) error {
 	if err := c.QueryRow(ctx, guard.Const("SELECT count(*) FROM products WHERE store_id = ?"), id).Scan(&rec.Product); err != nil {
 		return err
 	}

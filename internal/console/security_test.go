@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -256,7 +257,7 @@ func TestRemoveStaleParquetDirs(t *testing.T) {
 	if err := os.Chtimes(old, time.Now().Add(-25*time.Hour), time.Now().Add(-25*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if n := RemoveStaleParquetDirs(); n != 2 {
+	if n := database.RemoveStaleParquetDirs(); n != 2 {
 		t.Errorf("removed %d, want 2", n)
 	}
 	for dir, want := range map[string]bool{stale: false, mine: true, running: true, old: false} {

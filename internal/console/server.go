@@ -22,7 +22,6 @@ import (
 
 	"github.com/azabudai/ctool/ingest"
 	"github.com/azabudai/ctool/internal/database"
-	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/internal/loopback"
 )
 
@@ -68,7 +67,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if n := RemoveStaleParquetDirs(); n > 0 {
+	if n := database.RemoveStaleParquetDirs(); n > 0 {
 		cfg.Log.Info("removed stale export directories", "count", n)
 	}
 	s := &Server{cfg: cfg, live: database.NewLive(cfg.DB)}
@@ -198,7 +197,7 @@ func cacheStatic(h http.Handler) http.Handler {
 }
 
 // conn runs fn on one call's connection to the current build.
-func (s *Server) conn(ctx context.Context, fn func(b *database.Build, c *guard.Conn) error) error {
+func (s *Server) conn(ctx context.Context, fn func(b *database.Build, c *database.Conn) error) error {
 	b, release, err := s.live.Acquire(ctx)
 	if err != nil {
 		return err

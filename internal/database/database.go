@@ -1,8 +1,12 @@
-// Package database opens ctool's built database files for reading. It is the one place that does:
-// every reader gets the files read-only and locked down (no file system, no settings, no extension
-// loading), identified by the build record that ingest wrote, and the "no usable database" error.
-// Readers get a connection for one call at a time (guard.Conn), never the pool itself, and those
-// connections run one SELECT per statement and nothing else (session.go).
+// Package database is the one reader of the engine: the only package of ctool, but for the build's
+// writer (ingest/build), that imports database/sql and the DuckDB driver (the fence test,
+// internal/fence, holds every other to that). It opens built files read-only and locked down (no file
+// system, no settings, no extension loading), identified by the build record that ingest wrote, with
+// the "no usable database" error. Readers get a connection for one call at a time (Conn), never the
+// pool; a Conn runs only the guard's checked statement and ctool's own SQL (guard.SQL), and hands back
+// Go values (rows.go), never the driver's. Below it, the pool's connections run one SELECT per
+// statement and nothing else (session.go). It also writes the console's Parquet exports from Go values
+// (parquet.go), in an engine of their own that reads no file.
 package database
 
 import (
@@ -17,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/azabudai/ctool/internal/database/prepared"
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
@@ -145,7 +148,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := sql.OpenDB(prepared.Connector(c, prepared.SelectOnly()))
+	db := sql.OpenDB(preparedConnector(c, selectOnly()))
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	f := &File{Path: path, db: db}

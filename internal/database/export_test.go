@@ -16,5 +16,8 @@ func (f *File) DB() *sql.DB { return f.db }
 // that got past the guard would run on.
 func (f *File) TakeRaw(ctx context.Context) (*sql.Conn, error) { return f.db.Conn(ctx) }
 
-// ReleaseRaw ends the call of a TakeRaw connection as guard.Conn's Close does.
+// ReleaseRaw ends the call of a TakeRaw connection as Conn.Close does.
 func (f *File) ReleaseRaw(raw *sql.Conn) error { return raw.Close() }
+
+// Preparer is preparer, for the tests of the statements a connection keeps.
+type Preparer = preparer

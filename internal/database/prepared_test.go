@@ -12,7 +12,6 @@ import (
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
-	"github.com/azabudai/ctool/internal/database/prepared"
 )
 
 // holds tells whether this process has the file at path open (Linux's /proc/self/fd).
@@ -48,9 +47,9 @@ func TestPreparedClosesWithTheBuild(t *testing.T) {
 	const text = "SELECT count(*) FROM stores WHERE store_id <> ?"
 	for i := range 3 {
 		err := c.Raw(func(dc any) error {
-			p, ok := dc.(prepared.Preparer)
+			p, ok := dc.(database.Preparer)
 			if !ok {
-				t.Fatalf("a build's connection is %T, not a prepared.Preparer", dc)
+				t.Fatalf("a build's connection is %T, not a database.Preparer", dc)
 			}
 			s1, err := p.Prepared(ctx, text)
 			if err != nil {
@@ -74,7 +73,7 @@ func TestPreparedClosesWithTheBuild(t *testing.T) {
 	// More texts than a connection keeps: the oldest are closed, the newest still work.
 	for i := range 40 {
 		err := c.Raw(func(dc any) error {
-			_, err := dc.(prepared.Preparer).Prepared(ctx, "SELECT "+strings.Repeat("1+", i)+"1")
+			_, err := dc.(database.Preparer).Prepared(ctx, "SELECT "+strings.Repeat("1+", i)+"1")
 			return err
 		})
 		if err != nil {

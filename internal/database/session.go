@@ -2,12 +2,10 @@ package database
 
 import (
 	"context"
-
-	"github.com/azabudai/ctool/internal/guard"
 )
 
 // Nothing a call leaves reaches the next. A reader's connections run one SELECT per statement and
-// nothing else, refused otherwise by DuckDB's own parse and statement type (prepared.SelectOnly):
+// nothing else, refused otherwise by DuckDB's own parse and statement type (selectOnly):
 // whatever got past the guard, no statement can create a temporary object or macro, set a variable,
 // a search path or a setting, attach a database, switch logging on or prepare a statement, on this
 // call's connection or any other. The instance's own in-memory catalog is detached, so not even a
@@ -16,15 +14,6 @@ import (
 // and TestFunctionListsCoverDuckDB fails when a DuckDB release adds a function nobody reviewed.
 // Undoing those after every call as well was measured, and would add half again to a call's cost:
 // bench/results/isolation.md.
-
-// Conn returns a connection of the file's pool for one call; its Close gives it back.
-func (f *File) Conn(ctx context.Context) (*guard.Conn, error) {
-	raw, err := f.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return guard.NewConn(raw, nil), nil
-}
 
 // WithStatementLog has DuckDB log every statement that reaches it (its QueryLog), for StatementLog:
 // what a test or an audit reads to see exactly which texts ran, whatever path sent them. The log is the

@@ -7,11 +7,10 @@ import (
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
-	"github.com/azabudai/ctool/internal/database/prepared"
 )
 
 // What a statement that got past the guard could try on a reader's connection, sent straight to it.
-// DuckDB refuses each one there (prepared.SelectOnly), before any of it runs.
+// DuckDB refuses each one there (selectOnly), before any of it runs.
 func TestReaderConnectionsRunOnlySelects(t *testing.T) {
 	ctx := context.Background()
 	b, err := database.Open(ctx, ingesttest.Build(t, ingesttest.SampleInput(t)))
@@ -44,10 +43,10 @@ func TestReaderConnectionsRunOnlySelects(t *testing.T) {
 		if err == nil {
 			rows.Close()
 		}
-		if !errors.Is(err, prepared.ErrNotSelect) {
+		if !errors.Is(err, database.ErrNotSelect) {
 			t.Errorf("%q: %v, want a refusal", s, err)
 		}
-		if _, err := raw.ExecContext(ctx, s); !errors.Is(err, prepared.ErrNotSelect) {
+		if _, err := raw.ExecContext(ctx, s); !errors.Is(err, database.ErrNotSelect) {
 			t.Errorf("%q as Exec: %v, want a refusal", s, err)
 		}
 	}

@@ -31,24 +31,24 @@ func BenchmarkCheck(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				n++
-				if _, err := serialize(ctx, conn, fmt.Sprintf(q.sql, n)); err != nil {
+				if _, _, err := conn.SerializeSQL(ctx, fmt.Sprintf(q.sql, n)); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		out, err := serialize(ctx, conn, text)
+		out, _, err := conn.SerializeSQL(ctx, text)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(q.name+"/decode", func(b *testing.B) {
 			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
-				if _, err := decodeSerialized(text, out.String); err != nil {
+				if _, err := decodeSerialized(text, out); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		stmt, err := decodeSerialized(text, out.String)
+		stmt, err := decodeSerialized(text, out)
 		if err != nil {
 			b.Fatal(err)
 		}

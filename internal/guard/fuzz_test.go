@@ -57,7 +57,7 @@ func FuzzGuard(f *testing.F) {
 // otherLiterals are values a shape's parameters may carry instead of its query's own.
 var otherLiterals = []string{guardtest.Secret, "') OR ('1'='1", "/tmp/x.csv", "", "2025-01-01"}
 
-func checkShapeOf(t *testing.T, conn *Conn, q string, p Policy, rowCap int) {
+func checkShapeOf(t *testing.T, conn *testConn, q string, p Policy, rowCap int) {
 	s, ok := Shape(q)
 	if !ok {
 		return

@@ -5,14 +5,12 @@
 // whatever the walk does not recognise is refused. Query shapes (shape.go) let a query of a proved
 // shape skip the parse; the proof, too, is made on DuckDB's parse.
 //
-// One path to the engine: a reader of a build runs statements only through a Conn, and a Conn runs
-// only two kinds: the guard's checked statement (Run), and ctool's own SQL (SQL: constants, the
-// identifiers schema/ defines and numbers), in which anything from outside is a bound argument. No
-// other type can reach a connection, so text that DuckDB or anything else derived from an agent's
-// query runs only after Check has accepted it (the hints' counts: read_derive.go); TestOnePathToTheEngine
-// fails when code anywhere else sends SQL. Below both, a reader's connection lets DuckDB refuse every
-// statement that is not one SELECT (prepared.SelectOnly), so nothing a call could try would leave a
-// temporary object, a variable, a setting or an attached database for the next (database/session.go).
+// One path to the engine: the guard makes the only two kinds of statement a reader's connection
+// (database.Conn) runs: Checked, the statement of an accepted query, and SQL, ctool's own (constants,
+// the identifiers schema/ defines and numbers), in which anything from outside is a bound argument.
+// Text derived from an agent's query (the hints' rewrites, internal/querytree) runs only as the Checked
+// that Check makes of it. The guard itself reaches no engine: it asks a Parser (database.Conn) for
+// DuckDB's parse. The fence test (internal/fence) fails when any other package reaches the engine.
 package guard
 
 import (
@@ -103,7 +101,8 @@ func (r *Rejection) Error() string {
 	return b.String()
 }
 
-// Checked is the one statement that runs an accepted query, made only by the guard: Conn.Run runs it.
+// Checked is the one statement that runs an accepted query, made only by the guard: database.Conn.Run
+// runs it.
 type Checked struct {
 	run  SQL
 	args []any
@@ -116,6 +115,15 @@ type Checked struct {
 // Text is the statement's text, for messages: DuckDB's errors may quote it.
 func (c *Checked) Text() string { return c.run.text }
 
+// Args are the statement's bound arguments: the query's text.
+func (c *Checked) Args() []any { return append([]any(nil), c.args...) }
+
+// Parser is DuckDB's parser as the one reader of the engine offers it (database.Conn): the JSON of
+// json_serialize_sql for text bound as an argument, nothing of it run; null for a NULL answer.
+type Parser interface {
+	SerializeSQL(ctx context.Context, text string) (out string, null bool, err error)
+}
+
 // Rows is how many rows the answer has at most: the query's own LIMIT or the row cap, whichever is
 // lower. The statement returns one row more when more match, so the caller reads Rows()+1 rows and
 // keeps Rows().
@@ -126,9 +134,8 @@ const (
 	onlySelect = "ctool query runs exactly one read-only SELECT statement (WITH, UNION, VALUES, ORDER BY, " +
 		"window functions and QUALIFY are fine)."
 	maxRowCap = 1_000_000_000
-	// DuckDB's built-ins are named with their catalog so no macro of the opened database can stand in:
-	// a table macro named query in the database file would otherwise be what runs.
-	serializeSQL = "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)"
+	// DuckDB's built-in is named with its catalog so that no table macro named query in the database
+	// file can stand in.
 	// query(?) parses the bound text itself and runs it only if it is one SELECT, so no text is ever
 	// spliced around the agent's query and nothing needs parsing a second time. Only Check writes it:
 	// Const refuses any text that calls query().
@@ -142,7 +149,7 @@ const (
 // when its top-level LIMIT n is at most rowCap, sqlText with LIMIT n+1, itself parsed, walked and
 // proved to be the query but for that number (limit.go). It returns a *Rejection for refused input;
 // any other error is DuckDB's or the context's, and wraps ctx.Err() when ctx is done.
-func Check(ctx context.Context, conn *Conn, sqlText string, p Policy, rowCap int) (*Checked, error) {
+func Check(ctx context.Context, conn Parser, sqlText string, p Policy, rowCap int) (*Checked, error) {
 	if conn == nil {
 		return nil, errors.New("guard: Check needs a connection")
 	}
@@ -177,7 +184,7 @@ func Check(ctx context.Context, conn *Conn, sqlText string, p Policy, rowCap int
 // Parse returns the one statement of sqlText as DuckDB's parser reads it (numbers as json.Number), for
 // readers of a query the guard already accepted, such as the hints of an empty result; a text Check
 // would refuse gets its *Rejection. The tree is the caller's to read.
-func Parse(ctx context.Context, conn *Conn, sqlText string) (map[string]any, error) {
+func Parse(ctx context.Context, conn Parser, sqlText string) (map[string]any, error) {
 	return parse(ctx, conn, sqlText)
 }
 
@@ -206,18 +213,18 @@ type serializeResult struct {
 }
 
 // parse returns the one statement of text as DuckDB's parser reads it, or a *Rejection.
-func parse(ctx context.Context, conn *Conn, text string) (astObj, error) {
-	out, err := serialize(ctx, conn, text)
+func parse(ctx context.Context, conn Parser, text string) (astObj, error) {
+	out, null, err := conn.SerializeSQL(ctx, text)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			return nil, fmt.Errorf("guard: json_serialize_sql: %w (%v)", ctx.Err(), err)
 		}
 		return nil, fmt.Errorf("guard: json_serialize_sql: %w", err)
 	}
-	if !out.Valid {
+	if null {
 		return nil, errors.New("guard: json_serialize_sql returned NULL")
 	}
-	return decodeSerialized(text, out.String)
+	return decodeSerialized(text, out)
 }
 
 // decodeSerialized reads json_serialize_sql's output for text: the one statement's AST, a parse

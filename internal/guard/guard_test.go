@@ -33,7 +33,7 @@ func wrapper(rowCap int) string {
 }
 
 // rowsOf runs q and returns its column names and each row printed, in the order DuckDB gave them.
-func rowsOf(ctx context.Context, conn *Conn, q string, args ...any) ([]string, []string, error) {
+func rowsOf(ctx context.Context, conn *testConn, q string, args ...any) ([]string, []string, error) {
 	rows, err := conn.raw.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, err
@@ -50,7 +50,7 @@ func rowsOf(ctx context.Context, conn *Conn, q string, args ...any) ([]string, [
 }
 
 // runChecked checks q and runs the statement Check returns.
-func runChecked(t *testing.T, conn *Conn, q string, p Policy, rowCap int) []string {
+func runChecked(t *testing.T, conn *testConn, q string, p Policy, rowCap int) []string {
 	t.Helper()
 	c, err := Check(context.Background(), conn, q, p, rowCap)
 	if err != nil {
@@ -437,7 +437,7 @@ func TestParsesOnce(t *testing.T) {
 		_, _ = Check(context.Background(), conn, tc.sql, p, 10)
 		var want []string
 		for range tc.calls {
-			want = append(want, serializeSQL)
+			want = append(want, testSerializeSQL)
 		}
 		if got := log.statements(t); !reflect.DeepEqual(got, want) {
 			t.Errorf("Check(%q) ran %q, want %q", tc.sql, got, want)

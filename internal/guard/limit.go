@@ -139,7 +139,7 @@ func raisedLimit(text string, stmt astObj, n int) (string, bool) {
 // top-level LIMIT n raised to n+1. That text is parsed and walked as any query is, and its parse must
 // be stmt's with only that number changed; a query for which it cannot be written is refused, never
 // run as something else.
-func raisedCheck(ctx context.Context, conn *Conn, sqlText string, stmt astObj, n int, p Policy, rowCap int) (string, error) {
+func raisedCheck(ctx context.Context, conn Parser, sqlText string, stmt astObj, n int, p Policy, rowCap int) (string, error) {
 	text, ok := raisedLimit(sqlText, stmt, n)
 	if !ok {
 		return "", unraisable(rowCap)

@@ -139,14 +139,14 @@ func ints(from, to int) []string {
 // runsAsQuery checks the text c runs for q, on DuckDB's parse of both: q itself with the answer's
 // rows at the cap, or, when q's top-level LIMIT is a number n within the cap, q's tree with that
 // number n+1 and nothing else changed, with n rows.
-func runsAsQuery(t *testing.T, conn *Conn, q string, c *Checked, rowCap int) {
+func runsAsQuery(t *testing.T, conn *testConn, q string, c *Checked, rowCap int) {
 	t.Helper()
 	text, _ := c.args[0].(string)
 	wantRaised(t, conn, q, text, c.Rows(), rowCap)
 }
 
 // wantShapeRun checks the statement of a shape as runsAsQuery checks a query's.
-func wantShapeRun(t *testing.T, conn *Conn, shape string, c *Checked, rowCap int) {
+func wantShapeRun(t *testing.T, conn *testConn, shape string, c *Checked, rowCap int) {
 	t.Helper()
 	head, tail := "SELECT * FROM (\n", "\n) AS ctool_q LIMIT "+strconv.Itoa(rowCap+1)
 	if !strings.HasPrefix(c.run.text, head) || !strings.HasSuffix(c.run.text, tail) {
@@ -155,7 +155,7 @@ func wantShapeRun(t *testing.T, conn *Conn, shape string, c *Checked, rowCap int
 	wantRaised(t, conn, shape, strings.TrimSuffix(strings.TrimPrefix(c.run.text, head), tail), c.Rows(), rowCap)
 }
 
-func wantRaised(t *testing.T, conn *Conn, q, runs string, rows, rowCap int) {
+func wantRaised(t *testing.T, conn *testConn, q, runs string, rows, rowCap int) {
 	t.Helper()
 	ctx := context.Background()
 	qTree, err := parse(ctx, conn, q)

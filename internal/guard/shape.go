@@ -137,7 +137,7 @@ var literalOperators = nameSet(
 //     the shape's own top-level LIMIT n, when n is at most rowCap, reads n+1 (as Check runs a query).
 //
 // A *Rejection says why the shape cannot be used; any other error is DuckDB's or the context's.
-func CheckShape(ctx context.Context, conn *Conn, original string, s Shaped, p Policy, rowCap int) (*Checked, error) {
+func CheckShape(ctx context.Context, conn Parser, original string, s Shaped, p Policy, rowCap int) (*Checked, error) {
 	if conn == nil {
 		return nil, errors.New("guard: CheckShape needs a connection")
 	}

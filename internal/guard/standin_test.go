@@ -2,25 +2,37 @@ package guard
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 
 	"github.com/azabudai/ctool/internal/guard/guardtest"
 )
 
-// standIn is one connection to a fresh stand-in database (guardtest.OpenStandIn), as the guard's
-// readers get it.
-func standIn(tb testing.TB) *Conn {
+// testConn is one connection to a fresh stand-in database (guardtest.OpenStandIn), with DuckDB's parse
+// as the guard's Parser, as database.Conn offers it.
+type testConn struct{ raw *sql.Conn }
+
+func standIn(tb testing.TB) *testConn {
 	tb.Helper()
-	return NewConn(guardtest.OpenStandIn(tb), nil)
+	return &testConn{guardtest.OpenStandIn(tb)}
+}
+
+// testSerializeSQL is the parse as database.Conn runs it.
+const testSerializeSQL = "SELECT CAST(system.main.json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)"
+
+func (c *testConn) SerializeSQL(ctx context.Context, text string) (string, bool, error) {
+	var out sql.NullString
+	err := c.raw.QueryRowContext(ctx, testSerializeSQL, text).Scan(&out)
+	return out.String, !out.Valid, err
 }
 
 // queryLog reads what DuckDB's own query log recorded: every statement that reached the engine, by
 // its text, whatever path sent it.
-type queryLog struct{ conn *Conn }
+type queryLog struct{ conn *testConn }
 
 // startQueryLog turns DuckDB's query log on for conn's database, emptied.
-func startQueryLog(tb testing.TB, conn *Conn) queryLog {
+func startQueryLog(tb testing.TB, conn *testConn) queryLog {
 	tb.Helper()
 	for _, s := range []string{"CALL enable_logging('QueryLog')", "CALL truncate_duckdb_logs()"} {
 		if _, err := conn.raw.ExecContext(context.Background(), s); err != nil {

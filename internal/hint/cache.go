@@ -2,10 +2,10 @@ package hint
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"sync"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 )
 
@@ -49,7 +49,7 @@ func (h *Caches) For(id string) *Cache {
 			return b
 		}
 	}
-	b := &Cache{id: id, answers: map[string][]sql.NullString{}, texts: map[string]*textColumns{}}
+	b := &Cache{id: id, answers: map[string][]database.NullString{}, texts: map[string]*textColumns{}}
 	h.builds = append(h.builds, b)
 	if len(h.builds) > keptBuilds {
 		h.builds = append([]*Cache{}, h.builds[len(h.builds)-keptBuilds:]...)
@@ -62,10 +62,10 @@ type Cache struct {
 	id string
 
 	mu         sync.Mutex
-	size       int                         // bytes held, at most maxHintBytes
-	answerSize int                         // of which answers, at most maxAnswerBytes
-	answers    map[string][]sql.NullString // a statement's answer by its text and arguments
-	texts      map[string]*textColumns     // a table's text columns; nil when they do not fit
+	size       int                              // bytes held, at most maxHintBytes
+	answerSize int                              // of which answers, at most maxAnswerBytes
+	answers    map[string][]database.NullString // a statement's answer by its text and arguments
+	texts      map[string]*textColumns          // a table's text columns; nil when they do not fit
 }
 
 // room takes n bytes of the budget, reporting whether they fit. b.mu is held.
@@ -79,7 +79,7 @@ func (b *Cache) room(n int) bool {
 
 // Values is stringsOf for a statement whose answer depends on the build's data alone (no clock, no
 // randomness), answered from the cache once read.
-func (b *Cache) Values(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
+func (b *Cache) Values(ctx context.Context, conn *database.Conn, q guard.SQL, args ...any) ([]string, error) {
 	if b == nil {
 		return stringsOf(ctx, conn, q, args...)
 	}
@@ -98,9 +98,9 @@ func (b *Cache) Values(ctx context.Context, conn *guard.Conn, q guard.SQL, args 
 	if err != nil {
 		return nil, err
 	}
-	row := make([]sql.NullString, len(out))
+	row := make([]database.NullString, len(out))
 	for i, v := range out {
-		row[i] = sql.NullString{String: v, Valid: true}
+		row[i] = database.NullString{String: v, Valid: true}
 	}
 	b.keep(key, row)
 	return out, nil
@@ -108,13 +108,13 @@ func (b *Cache) Values(ctx context.Context, conn *guard.Conn, q guard.SQL, args 
 
 // Row reads the one row of a statement whose answer depends on the build's data alone, n columns
 // read as text, from the cache once read.
-func (b *Cache) Row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) ([]sql.NullString, error) {
+func (b *Cache) Row(ctx context.Context, conn *database.Conn, q guard.SQL, n int) ([]database.NullString, error) {
 	if b != nil {
 		if row, ok := b.answer(q.String()); ok && len(row) == n {
 			return row, nil
 		}
 	}
-	row := make([]sql.NullString, n)
+	row := make([]database.NullString, n)
 	ptrs := make([]any, n)
 	for i := range row {
 		ptrs[i] = &row[i]
@@ -128,7 +128,7 @@ func (b *Cache) Row(ctx context.Context, conn *guard.Conn, q guard.SQL, n int) (
 	return row, nil
 }
 
-func (b *Cache) answer(key string) ([]sql.NullString, bool) {
+func (b *Cache) answer(key string) ([]database.NullString, bool) {
 	if b == nil {
 		return nil, false
 	}
@@ -139,7 +139,7 @@ func (b *Cache) answer(key string) ([]sql.NullString, bool) {
 }
 
 // keep stores an answer if it fits; one that does not is read again next time.
-func (b *Cache) keep(key string, row []sql.NullString) {
+func (b *Cache) keep(key string, row []database.NullString) {
 	if b == nil {
 		return
 	}
@@ -197,7 +197,7 @@ func (t *textColumns) count(words []string) []int64 {
 
 // textsOf returns the text columns cols of table, reading them on first use; nil when they do not fit
 // the cache (or could not be read), and the caller asks DuckDB.
-func (b *Cache) textsOf(ctx context.Context, conn *guard.Conn, table string, cols []string) *textColumns {
+func (b *Cache) textsOf(ctx context.Context, conn *database.Conn, table string, cols []string) *textColumns {
 	if b == nil {
 		return nil
 	}
@@ -227,7 +227,7 @@ func (b *Cache) textsOf(ctx context.Context, conn *guard.Conn, table string, col
 
 // readTexts reads the distinct lower-cased values of the columns, with their counts, in one statement;
 // nil when they hold more than limit bytes.
-func readTexts(ctx context.Context, conn *guard.Conn, table string, cols []string, limit int) (*textColumns, int, error) {
+func readTexts(ctx context.Context, conn *database.Conn, table string, cols []string, limit int) (*textColumns, int, error) {
 	var parts []guard.SQL
 	for i, col := range cols {
 		c := guard.MustIdent(col)

@@ -2,7 +2,6 @@ package hint
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"reflect"
 	"strings"
@@ -10,12 +9,11 @@ import (
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
-	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
 // sampleConn is a connection of a build of the sample data.
-func sampleConn(t *testing.T) *guard.Conn {
+func sampleConn(t *testing.T) *database.Conn {
 	t.Helper()
 	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
 	t.Cleanup(live.Close)
@@ -66,7 +64,7 @@ func TestHintCacheBounded(t *testing.T) {
 	conn := sampleConn(t)
 	b := (&Caches{}).For("build")
 	for i := range 3 * maxHintEntries {
-		b.keep(fmt.Sprint("statement ", i), []sql.NullString{{String: strings.Repeat("x", 1000), Valid: true}})
+		b.keep(fmt.Sprint("statement ", i), []database.NullString{{String: strings.Repeat("x", 1000), Valid: true}})
 	}
 	if len(b.answers) > maxHintEntries || b.answerSize > maxAnswerBytes || b.size > maxHintBytes {
 		t.Fatalf("the cache holds %d answers in %d bytes, at most %d in %d", len(b.answers), b.answerSize, maxHintEntries, maxAnswerBytes)
@@ -75,7 +73,7 @@ func TestHintCacheBounded(t *testing.T) {
 	if texts := b.textsOf(ctx, conn, schema.Stores.Table, []string{"store_name", "description"}); texts == nil {
 		t.Errorf("with the answers' part full, the stores' text was not kept (%d of %d bytes held)", b.size, maxHintBytes)
 	}
-	b.keep("a large answer", []sql.NullString{{String: strings.Repeat("x", maxHintBytes), Valid: true}})
+	b.keep("a large answer", []database.NullString{{String: strings.Repeat("x", maxHintBytes), Valid: true}})
 	if _, ok := b.answers["a large answer"]; ok || b.size > maxHintBytes {
 		t.Fatalf("an answer larger than the budget was kept (%d bytes held)", b.size)
 	}
@@ -83,7 +81,7 @@ func TestHintCacheBounded(t *testing.T) {
 	// A full cache: the text is not kept, and the hint is DuckDB's count, the same as a cached one's.
 	c := condition{col: publicColumns()["stores"]["category"], op: "=", literals: []string{"pub"}}
 	want := occurs(ctx, conn, (&Caches{}).For("other"), c)
-	full := &Cache{id: "full", answers: map[string][]sql.NullString{}, texts: map[string]*textColumns{}, size: maxHintBytes - 100}
+	full := &Cache{id: "full", answers: map[string][]database.NullString{}, texts: map[string]*textColumns{}, size: maxHintBytes - 100}
 	if got := occurs(ctx, conn, full, c); got != want {
 		t.Errorf("with a full cache the hint is\n%s\nwant\n%s", got, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -102,7 +103,7 @@ type scopeEntry struct {
 }
 
 // scopeOf lists the public relations a SELECT's FROM clause reads; a CTE's name shadows a relation's.
-func scopeOf(s guard.Select, ctes map[string]bool) []scopeEntry {
+func scopeOf(s querytree.Select, ctes map[string]bool) []scopeEntry {
 	cols := publicColumns()
 	var out []scopeEntry
 	for _, t := range s.Tables() {
@@ -120,7 +121,7 @@ func scopeOf(s guard.Select, ctes map[string]bool) []scopeEntry {
 
 // resolve finds the public column a column reference names in the scope, inside at most one of the
 // wrappers.
-func resolve(e guard.Expr, scope []scopeEntry) (publicColumn, bool) {
+func resolve(e querytree.Expr, scope []scopeEntry) (publicColumn, bool) {
 	if fn := e.Function(); wrappers[strings.ToLower(fn)] {
 		args := e.Args()
 		if len(args) != 1 {
@@ -133,7 +134,7 @@ func resolve(e guard.Expr, scope []scopeEntry) (publicColumn, bool) {
 		c.wrap = strings.ToLower(fn)
 		return c, true
 	}
-	if e.Op() != guard.OpColumn {
+	if e.Op() != querytree.OpColumn {
 		return publicColumn{}, false
 	}
 	var qual, name string

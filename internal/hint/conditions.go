@@ -5,6 +5,7 @@ import (
 
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 )
 
 // The conditions of a query that the hints look at one by one (nomatch.go and the analyzers after it),
@@ -15,8 +16,8 @@ const maxConditions = 8
 
 // condition is one comparison of a public column with constants, as the query wrote it.
 type condition struct {
-	node     guard.Expr // where the query wrote it
-	ref      guard.Expr // what its column's values are read from: the column, outside any wrapper, or the JSON field
+	node     querytree.Expr // where the query wrote it
+	ref      querytree.Expr // what its column's values are read from: the column, outside any wrapper, or the JSON field
 	col      publicColumn
 	op       string // =, IN, LIKE, ILIKE, GLOB, list_contains, list_has_any, json
 	literals []string
@@ -58,7 +59,7 @@ func (c condition) where() (guard.SQL, []any) {
 // relation's column, the first maxConditions of them, and how many more there are. CTE names shadow
 // relations, so a table named like a CTE is never read.
 func collectConditions(stmt map[string]any) (conds []condition, more int) {
-	selects, ctes := guard.Selects(stmt)
+	selects, ctes := querytree.Selects(stmt)
 	seen := map[string]bool{}
 	for _, s := range selects {
 		for _, c := range conditionsOf(s.Where(), scopeOf(s, ctes)) {
@@ -79,7 +80,7 @@ func collectConditions(stmt map[string]any) (conds []condition, more int) {
 var likeOps = map[string]string{"~~": "LIKE", "~~*": "ILIKE", "~~~": "GLOB", "like": "LIKE", "ilike": "ILIKE", "glob": "GLOB"}
 
 // conditionsOf walks AND and OR and returns the conditions it recognises; anything else is skipped.
-func conditionsOf(e guard.Expr, scope []scopeEntry) []condition {
+func conditionsOf(e querytree.Expr, scope []scopeEntry) []condition {
 	if !e.Valid() || len(scope) == 0 {
 		return nil
 	}
@@ -93,16 +94,16 @@ func conditionsOf(e guard.Expr, scope []scopeEntry) []condition {
 }
 
 // conditionOf is conditionsOf of one expression.
-func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
+func conditionOf(e querytree.Expr, scope []scopeEntry) []condition {
 	args := e.Args()
 	switch e.Op() {
-	case guard.OpAnd, guard.OpOr:
+	case querytree.OpAnd, querytree.OpOr:
 		var out []condition
 		for _, c := range args {
 			out = append(out, conditionsOf(c, scope)...)
 		}
 		return out
-	case guard.OpEqual:
+	case querytree.OpEqual:
 		l, r := args[0], args[1]
 		if _, ok := l.Text(); ok {
 			l, r = r, l
@@ -119,7 +120,7 @@ func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
 			c.text += " = " + database.QuoteString(lit)
 			return []condition{c}
 		}
-	case guard.OpIn:
+	case querytree.OpIn:
 		if len(args) < 2 {
 			return nil
 		}
@@ -132,14 +133,14 @@ func conditionOf(e guard.Expr, scope []scopeEntry) []condition {
 			return nil
 		}
 		return []condition{{ref: unwrapped(args[0]), col: col, op: "IN", literals: lits, text: col.shown() + " IN (" + quoteList(lits) + ")"}}
-	case guard.OpFunction:
+	case querytree.OpFunction:
 		return functionCondition(e, scope)
 	}
 	return nil
 }
 
 // functionCondition recognises LIKE and its kin, contains, and the list functions on a column.
-func functionCondition(e guard.Expr, scope []scopeEntry) []condition {
+func functionCondition(e querytree.Expr, scope []scopeEntry) []condition {
 	fn := strings.ToLower(e.Function())
 	args := e.Args()
 	if len(args) != 2 {
@@ -178,7 +179,7 @@ func functionCondition(e guard.Expr, scope []scopeEntry) []condition {
 }
 
 // texts are the VARCHAR constants' texts; ok is false when any expression is something else.
-func texts(es []guard.Expr) ([]string, bool) {
+func texts(es []querytree.Expr) ([]string, bool) {
 	var out []string
 	for _, e := range es {
 		s, ok := e.Text()
@@ -191,10 +192,10 @@ func texts(es []guard.Expr) ([]string, bool) {
 }
 
 // jsonField recognises json_extract_string(col, '$.path'), json_extract(col, path), col->>path.
-func jsonField(e guard.Expr, scope []scopeEntry) (condition, bool) {
+func jsonField(e querytree.Expr, scope []scopeEntry) (condition, bool) {
 	fn := e.Function()
 	args := e.Args()
-	if e.Op() != guard.OpFunction || len(args) != 2 {
+	if e.Op() != querytree.OpFunction || len(args) != 2 {
 		return condition{}, false
 	}
 	switch strings.ToLower(fn) {
@@ -218,7 +219,7 @@ func jsonField(e guard.Expr, scope []scopeEntry) (condition, bool) {
 }
 
 // unwrapped is a column reference without the lower(), upper() or trim() a condition put around it.
-func unwrapped(e guard.Expr) guard.Expr {
+func unwrapped(e querytree.Expr) querytree.Expr {
 	if wrappers[strings.ToLower(e.Function())] && len(e.Args()) == 1 {
 		return e.Args()[0]
 	}

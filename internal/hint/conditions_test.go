@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/internal/database/databasetest"
 	"github.com/azabudai/ctool/internal/guard"
-	"github.com/azabudai/ctool/internal/guard/guardtest"
 )
 
 // TestConditionsFound parses known queries with DuckDB and reads their conditions: if a DuckDB release
 // changes the AST the reader relies on, this fails instead of the empty-result hints going quiet.
 func TestConditionsFound(t *testing.T) {
-	conn := guard.NewConn(guardtest.OpenStandIn(t), nil)
+	conn := databasetest.StandIn(t)
 	tests := []struct {
 		sql  string
 		want string // each condition as "relation.column op: text", joined by " | "

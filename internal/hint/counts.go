@@ -2,33 +2,34 @@ package hint
 
 // The rows of the query's FROM that match some of its WHERE clause's AND parts, counted by DuckDB, and
 // the parts as SQL, for the hints that name parts (ranges.go, unmatched.go, conflict.go). The
-// statements are written from the query's own parse (guard.Template, Pieces, Deparse) and run only as
+// statements are written from the query's own parse (querytree.Template, Pieces, Deparse) and run only as
 // the checked statement guard.Check returns for them, under the query's policy: DuckDB's text is the
 // agent's own in another order, so it is checked like any query of the agent's.
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 )
 
 // counter writes the statements that count the rows of one SELECT's FROM matching some of its parts.
 type counter struct {
 	ctx      context.Context
-	conn     *guard.Conn
+	conn     *database.Conn
 	policy   guard.Policy
-	sel      guard.Select // the query's SELECT
-	template guard.Select // SELECT count(*)
+	sel      querytree.Select // the query's SELECT
+	template querytree.Select // SELECT count(*)
 }
 
-func newCounter(ctx context.Context, conn *guard.Conn, sel guard.Select, policy guard.Policy) (*counter, bool) {
-	t, ok := guard.Template(ctx, conn, "SELECT count(*)")
+func newCounter(ctx context.Context, conn *database.Conn, sel querytree.Select, policy guard.Policy) (*counter, bool) {
+	t, ok := querytree.Template(ctx, conn, "SELECT count(*)")
 	if !ok {
 		return nil, false
 	}
@@ -37,8 +38,8 @@ func newCounter(ctx context.Context, conn *guard.Conn, sel guard.Select, policy 
 
 // count is the checked statement of SELECT count(*) over the query's FROM (and its CTEs) where all
 // the parts hold; ok is false when DuckDB cannot write it or the guard refuses what it wrote.
-func (c *counter) count(parts []guard.Expr) (*guard.Checked, bool) {
-	texts, ok := guard.Deparse(c.ctx, c.conn, c.template.With(guard.Pieces{From: c.sel.From(), CTEs: c.sel, Where: guard.And(parts...)}))
+func (c *counter) count(parts []querytree.Expr) (*guard.Checked, bool) {
+	texts, ok := querytree.Deparse(c.ctx, c.conn, c.template.With(querytree.Pieces{From: c.sel.From(), CTEs: c.sel, Where: querytree.And(parts...)}))
 	if !ok {
 		return nil, false
 	}
@@ -49,16 +50,16 @@ func (c *counter) count(parts []guard.Expr) (*guard.Checked, bool) {
 // (and its CTEs) GROUP BY ALL: the rows where all the parts of a set hold are those of the groups
 // where each is true, as a WHERE clause keeps them. texts are the parts as condition gives them; both
 // come from one call to DuckDB.
-func (c *counter) truths(parts []guard.Expr) (count *guard.Checked, texts []string, ok bool) {
+func (c *counter) truths(parts []querytree.Expr) (count *guard.Checked, texts []string, ok bool) {
 	if len(parts) == 0 || len(parts) > maxParts {
 		return nil, nil, false
 	}
-	list := append(append([]guard.Expr{}, parts...), c.template.List()...)
-	sels := []guard.Select{c.template.With(guard.Pieces{From: c.sel.From(), CTEs: c.sel, List: list, GroupAll: true})}
+	list := append(append([]querytree.Expr{}, parts...), c.template.List()...)
+	sels := []querytree.Select{c.template.With(querytree.Pieces{From: c.sel.From(), CTEs: c.sel, List: list, GroupAll: true})}
 	for _, p := range parts {
-		sels = append(sels, c.template.With(guard.Pieces{Where: p}))
+		sels = append(sels, c.template.With(querytree.Pieces{Where: p}))
 	}
-	out, ok := guard.Deparse(c.ctx, c.conn, sels...)
+	out, ok := querytree.Deparse(c.ctx, c.conn, sels...)
 	if !ok {
 		return nil, nil, false
 	}
@@ -79,9 +80,9 @@ func (c *counter) truths(parts []guard.Expr) (count *guard.Checked, texts []stri
 // valuesOf is the checked statement of SELECT <expr>, count(*) over the query's FROM (and its CTEs)
 // where all the parts hold, GROUP BY ALL: the values expr takes in those rows, at most maxGroups (and
 // one more, to tell that there are more).
-func (c *counter) valuesOf(expr guard.Expr, parts []guard.Expr) (*guard.Checked, bool) {
-	list := append([]guard.Expr{expr}, c.template.List()...)
-	texts, ok := guard.Deparse(c.ctx, c.conn, c.template.With(guard.Pieces{From: c.sel.From(), CTEs: c.sel, Where: guard.And(parts...), List: list, GroupAll: true}))
+func (c *counter) valuesOf(expr querytree.Expr, parts []querytree.Expr) (*guard.Checked, bool) {
+	list := append([]querytree.Expr{expr}, c.template.List()...)
+	texts, ok := querytree.Deparse(c.ctx, c.conn, c.template.With(querytree.Pieces{From: c.sel.From(), CTEs: c.sel, Where: querytree.And(parts...), List: list, GroupAll: true}))
 	if !ok {
 		return nil, false
 	}
@@ -92,8 +93,8 @@ func (c *counter) valuesOf(expr guard.Expr, parts []guard.Expr) (*guard.Checked,
 const maxGroups = 1000
 
 // condition is one part as SQL, without the parentheses around it; only shown, never run.
-func (c *counter) condition(part guard.Expr) (string, bool) {
-	out, ok := guard.Deparse(c.ctx, c.conn, c.template.With(guard.Pieces{Where: part}))
+func (c *counter) condition(part querytree.Expr) (string, bool) {
+	out, ok := querytree.Deparse(c.ctx, c.conn, c.template.With(querytree.Pieces{Where: part}))
 	if !ok {
 		return "", false
 	}
@@ -140,22 +141,22 @@ func balanced(s string) bool {
 // partRunner counts the rows of the query's FROM that match some of its parts, for one call.
 type partRunner struct {
 	ctx     context.Context
-	conn    *guard.Conn
+	conn    *database.Conn
 	counter *counter // nil when DuckDB could not parse the template: nothing is counted
-	parts   []guard.Expr
+	parts   []querytree.Expr
 	groups  []truthGroup // from countAll; nil: each count asks DuckDB
 	texts   []string     // by part, from countAll
 }
 
 // truthGroup is how many rows of the query's FROM give its parts these truth values.
 type truthGroup struct {
-	truth []sql.NullBool
+	truth []database.NullBool
 	n     int64
 }
 
 // newPartRunner counts the parts of sel's WHERE clause: all at once (countAll), or, for a plain
 // SELECT with one part that found nothing, none at all (no row passes its one part).
-func newPartRunner(ctx context.Context, conn *guard.Conn, sel guard.Select, parts []guard.Expr, policy guard.Policy) *partRunner {
+func newPartRunner(ctx context.Context, conn *database.Conn, sel querytree.Select, parts []querytree.Expr, policy guard.Policy) *partRunner {
 	r := &partRunner{ctx: ctx, conn: conn, parts: parts}
 	if len(parts) == 0 {
 		return r
@@ -182,19 +183,17 @@ func (r *partRunner) countAll() {
 		return
 	}
 	groups := []truthGroup{}
-	execErr, readErr := r.conn.Run(r.ctx, count, func(rows driver.Rows) error {
-		vals := make([]driver.Value, len(r.parts)+1)
+	execErr, readErr := r.conn.Run(r.ctx, count, func(rows *database.Stream) error {
+		vals := make([]any, len(r.parts)+1)
 		for {
-			if err := rows.Next(vals); err == io.EOF {
-				return nil
-			} else if err != nil {
+			if more, err := rows.Next(vals); err != nil || !more {
 				return err
 			}
-			g := truthGroup{truth: make([]sql.NullBool, len(r.parts))}
+			g := truthGroup{truth: make([]database.NullBool, len(r.parts))}
 			for i := range g.truth {
 				switch v := vals[i].(type) {
 				case bool:
-					g.truth[i] = sql.NullBool{Bool: v, Valid: true}
+					g.truth[i] = database.NullBool{Bool: v, Valid: true}
 				case nil:
 				default:
 					return fmt.Errorf("part %d is %T, not a boolean", i, v)
@@ -233,7 +232,7 @@ func (r *partRunner) count(set ...int) (int64, bool) {
 		}
 		return n, true
 	}
-	sub := make([]guard.Expr, len(set))
+	sub := make([]querytree.Expr, len(set))
 	for i, k := range set {
 		sub[i] = r.parts[k]
 	}
@@ -242,10 +241,10 @@ func (r *partRunner) count(set ...int) (int64, bool) {
 		return 0, false
 	}
 	var n int64
-	execErr, readErr := r.conn.Run(r.ctx, count, func(rows driver.Rows) error {
-		vals := make([]driver.Value, 1)
-		if err := rows.Next(vals); err != nil {
-			return err
+	execErr, readErr := r.conn.Run(r.ctx, count, func(rows *database.Stream) error {
+		vals := make([]any, 1)
+		if more, err := rows.Next(vals); !more {
+			return cmp.Or(err, io.EOF)
 		}
 		var ok bool
 		if n, ok = vals[0].(int64); !ok {
@@ -259,11 +258,11 @@ func (r *partRunner) count(set ...int) (int64, bool) {
 // valuesUnder are the texts expr takes in the rows of the query's FROM that match all the parts of
 // set (each element of a list), nil when no row matches them; ok is false when DuckDB could not say,
 // when they are more than maxGroups, or when a value is neither text nor a list of texts.
-func (r *partRunner) valuesUnder(expr guard.Expr, set []int) (map[string]bool, bool) {
+func (r *partRunner) valuesUnder(expr querytree.Expr, set []int) (map[string]bool, bool) {
 	if r.counter == nil {
 		return nil, false
 	}
-	sub := make([]guard.Expr, len(set))
+	sub := make([]querytree.Expr, len(set))
 	for i, k := range set {
 		sub[i] = r.parts[k]
 	}
@@ -273,12 +272,10 @@ func (r *partRunner) valuesUnder(expr guard.Expr, set []int) (map[string]bool, b
 	}
 	var values map[string]bool
 	rows := 0
-	execErr, readErr := r.conn.Run(r.ctx, run, func(rs driver.Rows) error {
-		vals := make([]driver.Value, 2)
+	execErr, readErr := r.conn.Run(r.ctx, run, func(rs *database.Stream) error {
+		vals := make([]any, 2)
 		for {
-			if err := rs.Next(vals); err == io.EOF {
-				return nil
-			} else if err != nil {
+			if more, err := rs.Next(vals); err != nil || !more {
 				return err
 			}
 			if rows++; rows > maxGroups {

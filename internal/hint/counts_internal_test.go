@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/internal/database/databasetest"
 	"github.com/azabudai/ctool/internal/guard"
-	"github.com/azabudai/ctool/internal/guard/guardtest"
+	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -27,7 +28,7 @@ func TestCountAllAsOneAtATime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sel, _ := guard.TopSelect(stmt)
+		sel, _ := querytree.TopSelect(stmt)
 		parts := sel.AndParts()
 		batch := newPartRunner(ctx, conn, sel, parts, guard.ForDataset(schema.Stores))
 		if batch.groups == nil || len(batch.texts) != len(parts) {
@@ -55,18 +56,18 @@ func TestCountAllAsOneAtATime(t *testing.T) {
 // back from the query's parts, and the parts are named as the query wrote them.
 func TestCounterWritesCheckedStatements(t *testing.T) {
 	ctx := context.Background()
-	conn := guard.NewConn(guardtest.OpenStandIn(t), nil)
+	conn := databasetest.StandIn(t)
 	stmt, err := guard.Parse(ctx, conn, "WITH w AS (SELECT 1) SELECT name FROM stores WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, _ := guard.TopSelect(stmt)
+	sel, _ := querytree.TopSelect(stmt)
 	parts := sel.AndParts()
 	c, ok := newCounter(ctx, conn, sel, guard.ForDataset(schema.Stores))
 	if !ok {
 		t.Fatal("no counter")
 	}
-	count, ok := c.count([]guard.Expr{parts[0], parts[2]})
+	count, ok := c.count([]querytree.Expr{parts[0], parts[2]})
 	if !ok || count.Text() != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 2" {
 		t.Fatalf("the count runs as %v, not as a checked query", count)
 	}

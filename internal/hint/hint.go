@@ -13,7 +13,7 @@
 // (cache.go).
 //
 // The hints read the build through the call's guard.Conn and nothing else: ctool's own SQL (guard.SQL,
-// every value bound), or statements written from the query's own parse (guard.Template, Pieces,
+// every value bound), or statements written from the query's own parse (querytree.Template, Pieces,
 // Deparse), which run only as the checked statement guard.Check returns for them under the query's
 // policy (counts.go, hours.go).
 package hint
@@ -22,6 +22,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -54,7 +55,7 @@ type Query struct {
 
 // statement is q's parse: the guard's, when the caller has it, else parsed here once and kept in q for
 // the other analyses of the same answer. False when the text does not parse.
-func (q *Query) statement(ctx context.Context, conn *guard.Conn) (map[string]any, bool) {
+func (q *Query) statement(ctx context.Context, conn *database.Conn) (map[string]any, bool) {
 	if q.Statement == nil {
 		stmt, err := guard.Parse(ctx, conn, q.Text) // the guard's own parse: the same reading it accepted
 		if err != nil {
@@ -96,7 +97,7 @@ var analyzers = []*analyzer{
 }
 
 // Explain says why q found no rows; nil when there is nothing to say, or when the context ends first.
-func Explain(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) []Hint {
+func Explain(ctx context.Context, conn *database.Conn, cache *Cache, q Query) []Hint {
 	p, ok := newPass(ctx, conn, cache, q)
 	if !ok {
 		return nil

@@ -2,14 +2,14 @@ package hint
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
 )
@@ -48,7 +48,7 @@ const countUnknown = "SELECT count(*) FROM stores_typed WHERE NOT hours_known"
 // caller may keep them for a query shape; the hours notes count the query's own rows, on every call.
 
 // HoursNotes is q's UnknownHours note, if it has one.
-func HoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {
+func HoursNotes(ctx context.Context, conn *database.Conn, cache *Cache, q *Query) []Hint {
 	// The text test only spares other queries the work: the statement decides.
 	lower := strings.ToLower(q.Text)
 	if !strings.Contains(lower, hoursRelation) && !strings.Contains(lower, hoursMacro) {
@@ -69,15 +69,15 @@ func HoursNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) [
 }
 
 // unknownHoursNote is the note for q, "" for none.
-func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) string {
+func unknownHoursNote(ctx context.Context, conn *database.Conn, cache *Cache, q *Query) string {
 	stmt, ok := q.statement(ctx, conn)
 	if !ok {
 		return ""
 	}
-	if !readsHours(guard.Whole(stmt)) {
+	if !readsHours(querytree.Whole(stmt)) {
 		return "" // the words were in a string or a comment
 	}
-	if top, ok := guard.TopSelect(stmt); ok && rowsAreHours(top) {
+	if top, ok := querytree.TopSelect(stmt); ok && rowsAreHours(top) {
 		return ""
 	}
 	if passing, ok := passingStores(ctx, conn, cache, stmt, guard.ForDataset(q.Dataset)); ok {
@@ -90,7 +90,7 @@ func unknownHoursNote(ctx context.Context, conn *guard.Conn, cache *Cache, q *Qu
 }
 
 // unknownStores are all the stores of unknown hours, from the build's cache.
-func unknownStores(ctx context.Context, conn *guard.Conn, cache *Cache) (storeList, bool) {
+func unknownStores(ctx context.Context, conn *database.Conn, cache *Cache) (storeList, bool) {
 	names, err := cache.Values(ctx, conn, firstUnknown)
 	if err != nil {
 		return storeList{}, false
@@ -146,19 +146,19 @@ const noteTemplate = "SELECT CASE WHEN ctool_u.opening_hours IS NULL THEN ctool_
 // clause every store_hours table it joins; a FROM of store_hours alone reads stores_typed in its
 // place, where each store has a row. Each drop lets more rows through, never fewer, so a store that
 // would pass the query's other conditions is always found.
-func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map[string]any, policy guard.Policy) (storeList, bool) {
-	top, ok := guard.TopSelect(stmt)
+func passingStores(ctx context.Context, conn *database.Conn, cache *Cache, stmt map[string]any, policy guard.Policy) (storeList, bool) {
+	top, ok := querytree.TopSelect(stmt)
 	if !ok {
 		return storeList{}, false
 	}
-	whole := guard.Whole(stmt)
-	_, ctes := guard.Selects(stmt)
+	whole := querytree.Whole(stmt)
+	_, ctes := querytree.Selects(stmt)
 	if ctes[hoursRelation] || ctes[storesRelation] || usesName(whole, "ctool_u") || usesName(whole, "ctool_s") {
 		return storeList{}, false // names the statement below gives a meaning of its own
 	}
-	stores := func(t guard.Table) bool { return isStoresTable(t) && !ctes[strings.ToLower(t.Name)] }
+	stores := func(t querytree.Table) bool { return isStoresTable(t) && !ctes[strings.ToLower(t.Name)] }
 	hoursTables := map[string]bool{}
-	from, ok := top.From().Without(func(t guard.Table) bool {
+	from, ok := top.From().Without(func(t querytree.Table) bool {
 		if isHoursTable(t) {
 			hoursTables[strings.ToLower(t.Qualifier())] = true
 			return true
@@ -167,7 +167,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	})
 	if !ok {
 		hoursTables = map[string]bool{}
-		from = top.From().Renamed(func(t guard.Table) string {
+		from = top.From().Renamed(func(t querytree.Table) string {
 			if isHoursTable(t) {
 				return storesRelation
 			}
@@ -178,7 +178,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	if readsHours(from) || ctesReadHours && readsCTE(from, top.CTEs()) {
 		return storeList{}, false // the FROM keeps rows of store_hours
 	}
-	var kept []guard.Expr
+	var kept []querytree.Expr
 	for _, part := range top.AndParts() {
 		if readsHours(part) || namesTable(part, hoursTables) || ctesReadHours && readsCTE(part, top.CTEs()) {
 			continue
@@ -188,7 +188,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	if t, one := from.Table(); one && stores(t) && len(kept) == 0 {
 		return unknownStores(ctx, conn, cache) // every store has a row there, and nothing else is asked of it
 	}
-	tmpl, ok := guard.Template(ctx, conn, noteTemplate)
+	tmpl, ok := querytree.Template(ctx, conn, noteTemplate)
 	if !ok {
 		return storeList{}, false
 	}
@@ -200,7 +200,7 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	if !ok {
 		return storeList{}, false
 	}
-	var same []guard.Expr
+	var same []querytree.Expr
 	for _, t := range from.Tables() {
 		if stores(t) {
 			same = append(same, inner.Where().Renamed("ctool_s", t.Qualifier()))
@@ -209,8 +209,8 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 	if len(same) == 0 {
 		return storeList{}, false // no relation of stores to tell them by
 	}
-	inner = inner.With(guard.Pieces{From: from, CTEs: top, Where: guard.And(append(kept, guard.Or(same...))...)})
-	texts, ok := guard.Deparse(ctx, conn, tmpl.With(guard.Pieces{Where: guard.And(outer[0], outer[1].WithSubquery(inner))}))
+	inner = inner.With(querytree.Pieces{From: from, CTEs: top, Where: querytree.And(append(kept, querytree.Or(same...))...)})
+	texts, ok := querytree.Deparse(ctx, conn, tmpl.With(querytree.Pieces{Where: querytree.And(outer[0], outer[1].WithSubquery(inner))}))
 	if !ok {
 		return storeList{}, false
 	}
@@ -219,12 +219,10 @@ func passingStores(ctx context.Context, conn *guard.Conn, cache *Cache, stmt map
 		return storeList{}, false
 	}
 	var list storeList
-	execErr, readErr := conn.Run(ctx, checked, func(rows driver.Rows) error {
-		vals := make([]driver.Value, 2)
+	execErr, readErr := conn.Run(ctx, checked, func(rows *database.Stream) error {
+		vals := make([]any, 2)
 		for len(list.names) < checked.Rows() { // the statement fetches one row past its LIMIT
-			if err := rows.Next(vals); err == io.EOF {
-				return nil
-			} else if err != nil {
+			if more, err := rows.Next(vals); err != nil || !more {
 				return err
 			}
 			name, _ := vals[0].(string)
@@ -256,15 +254,15 @@ var hoursColumns = sync.OnceValue(func() map[string]bool {
 	return out
 })
 
-func isHoursTable(t guard.Table) bool { return strings.EqualFold(t.Name, hoursRelation) }
+func isHoursTable(t querytree.Table) bool { return strings.EqualFold(t.Name, hoursRelation) }
 
 // rowsAreHours reports whether every table the SELECT's FROM reads, subqueries included, is
 // store_hours: its rows are hours, and a store without any cannot be one of them. A CTE's name in the
 // FROM could read anything, so it counts as another table.
-func rowsAreHours(top guard.Select) bool {
+func rowsAreHours(top querytree.Select) bool {
 	ctes := top.CTEs()
 	hours, other := false, false
-	top.From().Walk(func(x guard.Expr) bool {
+	top.From().Walk(func(x querytree.Expr) bool {
 		if t, ok := x.Table(); ok {
 			if isHoursTable(t) && !ctes[strings.ToLower(t.Name)] {
 				hours = true
@@ -279,18 +277,20 @@ func rowsAreHours(top guard.Select) bool {
 
 // isStoresTable reports whether t is a relation with one row per store: the stores table, its file
 // name, or a typed view that extends it.
-func isStoresTable(t guard.Table) bool {
+func isStoresTable(t querytree.Table) bool {
 	r, ok := schema.RelationNamed(t.Name)
 	return ok && r.Dataset == schema.Stores && (r.Kind != schema.ViewRelation || r.Extends())
 }
 
 // walker is an Expr or a From: what can be walked.
-type walker interface{ Walk(func(guard.Expr) bool) }
+type walker interface {
+	Walk(func(querytree.Expr) bool)
+}
 
 // readsHours reports whether w reads store_hours: a table of it, one of its own columns (by any
 // qualifier, or none), or is_open.
 func readsHours(w walker) bool {
-	return finds(w, func(x guard.Expr) bool {
+	return finds(w, func(x querytree.Expr) bool {
 		t, ok := x.Table()
 		names := x.ColumnNames()
 		return ok && isHoursTable(t) || strings.EqualFold(x.Function(), hoursMacro) ||
@@ -300,7 +300,7 @@ func readsHours(w walker) bool {
 
 // namesTable reports whether w reads a column qualified by one of the tables (lower-cased names).
 func namesTable(w walker, tables map[string]bool) bool {
-	return finds(w, func(x guard.Expr) bool {
+	return finds(w, func(x querytree.Expr) bool {
 		names := x.ColumnNames()
 		return len(names) == 2 && tables[strings.ToLower(names[0])]
 	})
@@ -308,7 +308,7 @@ func namesTable(w walker, tables map[string]bool) bool {
 
 // readsCTE reports whether w reads one of the CTEs (lower-cased names).
 func readsCTE(w walker, ctes map[string]bool) bool {
-	return finds(w, func(x guard.Expr) bool {
+	return finds(w, func(x querytree.Expr) bool {
 		t, ok := x.Table()
 		return ok && t.Schema == "" && ctes[strings.ToLower(t.Name)]
 	})
@@ -317,7 +317,7 @@ func readsCTE(w walker, ctes map[string]bool) bool {
 // usesName reports whether w names a table, an alias or a column's qualifier name, without regard
 // to case.
 func usesName(w walker, name string) bool {
-	return finds(w, func(x guard.Expr) bool {
+	return finds(w, func(x querytree.Expr) bool {
 		t, ok := x.Table()
 		names := x.ColumnNames()
 		return ok && (strings.EqualFold(t.Name, name) || strings.EqualFold(t.Alias, name)) ||
@@ -326,9 +326,9 @@ func usesName(w walker, name string) bool {
 }
 
 // finds reports whether f holds for a node of w.
-func finds(w walker, f func(guard.Expr) bool) bool {
+func finds(w walker, f func(querytree.Expr) bool) bool {
 	found := false
-	w.Walk(func(x guard.Expr) bool {
+	w.Walk(func(x querytree.Expr) bool {
 		found = f(x)
 		return !found
 	})

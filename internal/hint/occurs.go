@@ -33,7 +33,7 @@ var occurrences = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hi
 
 // occurs says where a label condition's words occur in its dataset's text columns ("" when DuckDB
 // could not count them).
-func occurs(ctx context.Context, conn *guard.Conn, cache *Cache, c condition) string {
+func occurs(ctx context.Context, conn *database.Conn, cache *Cache, c condition) string {
 	d := c.col.dataset
 	var cols []string
 	for _, col := range d.Columns {
@@ -79,7 +79,7 @@ func occurs(ctx context.Context, conn *guard.Conn, cache *Cache, c condition) st
 
 // countOccurrences is how many rows of table contain any of words in each of cols, counted by DuckDB:
 // for text too large for the build's cache; nil on an error.
-func countOccurrences(ctx context.Context, conn *guard.Conn, table string, cols, words []string) []int64 {
+func countOccurrences(ctx context.Context, conn *database.Conn, table string, cols, words []string) []int64 {
 	var counts []guard.SQL
 	var args []any
 	for _, col := range cols {

@@ -4,7 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -18,7 +19,7 @@ const OfferText Kind = "offer-text"
 // query's column references alone, never its literals (a string that spells vegan_available names no
 // column), so every query of one shape (guard.Shape: the same text but for its string literals) has
 // the same notes, and a caller may keep them for the shape.
-func OfferNotes(ctx context.Context, conn *guard.Conn, q *Query) []Hint {
+func OfferNotes(ctx context.Context, conn *database.Conn, q *Query) []Hint {
 	// The text test spares every other query the parse: the statement decides.
 	lower := strings.ToLower(q.Text)
 	var topics []schema.Topic
@@ -35,10 +36,10 @@ func OfferNotes(ctx context.Context, conn *guard.Conn, q *Query) []Hint {
 		return nil
 	}
 	tested := map[string]bool{}
-	selects, ctes := guard.Selects(stmt)
+	selects, ctes := querytree.Selects(stmt)
 	for _, s := range selects {
 		scope := scopeOf(s, ctes)
-		s.Where().Walk(func(e guard.Expr) bool {
+		s.Where().Walk(func(e querytree.Expr) bool {
 			if col, ok := resolve(e, scope); ok && col.dataset == schema.Stores {
 				tested[strings.ToLower(col.name)] = true
 			}
@@ -46,7 +47,7 @@ func OfferNotes(ctx context.Context, conn *guard.Conn, q *Query) []Hint {
 		})
 	}
 	named := map[string]bool{} // every column the query names, anywhere, by its own name
-	guard.Whole(stmt).Walk(func(e guard.Expr) bool {
+	querytree.Whole(stmt).Walk(func(e querytree.Expr) bool {
 		if names := e.ColumnNames(); len(names) > 0 {
 			named[strings.ToLower(names[len(names)-1])] = true
 		}

@@ -2,10 +2,11 @@ package hint
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 )
 
 // pass is one call's reading of a query that found no rows, shared by the analyzers: the query's
@@ -13,16 +14,16 @@ import (
 // once. It runs on the call's connection, within the call's context, and reads only public relations.
 type pass struct {
 	ctx    context.Context
-	conn   *guard.Conn
+	conn   *database.Conn
 	cache  *Cache
 	policy guard.Policy
 
-	conds     []condition  // every SELECT's conditions on public columns (conditions.go), the first maxConditions
-	moreConds int          // how many conditions there are past those
-	top       guard.Select // the statement's SELECT, when it is a plain one
-	parts     []guard.Expr // its WHERE clause's AND parts; none past maxParts
-	allParts  int          // how many AND parts it has, read or not
-	scope     []scopeEntry // the public relations its FROM reads
+	conds     []condition      // every SELECT's conditions on public columns (conditions.go), the first maxConditions
+	moreConds int              // how many conditions there are past those
+	top       querytree.Select // the statement's SELECT, when it is a plain one
+	parts     []querytree.Expr // its WHERE clause's AND parts; none past maxParts
+	allParts  int              // how many AND parts it has, read or not
+	scope     []scopeEntry     // the public relations its FROM reads
 
 	alone  []*bool // does each condition match a row by itself (nil: not known)
 	near   map[int]*nearValues
@@ -34,7 +35,7 @@ type pass struct {
 // conditions.
 const maxParts = 8
 
-func newPass(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) (*pass, bool) {
+func newPass(ctx context.Context, conn *database.Conn, cache *Cache, q Query) (*pass, bool) {
 	stmt, ok := q.statement(ctx, conn)
 	if !ok {
 		return nil, false
@@ -42,7 +43,7 @@ func newPass(ctx context.Context, conn *guard.Conn, cache *Cache, q Query) (*pas
 	p := &pass{ctx: ctx, conn: conn, cache: cache, policy: guard.ForDataset(q.Dataset),
 		near: map[int]*nearValues{}, ranges: map[int]string{}}
 	p.conds, p.moreConds = collectConditions(stmt)
-	if top, ok := guard.TopSelect(stmt); ok {
+	if top, ok := querytree.TopSelect(stmt); ok {
 		p.top, p.scope = top, scopeOf(top, top.CTEs())
 		parts := top.AndParts()
 		if p.allParts = len(parts); len(parts) <= maxParts {
@@ -119,11 +120,11 @@ func (p *pass) otherParts(i int) []int {
 }
 
 // leafOf reports whether node is e, or one of the expressions its ANDs and ORs join.
-func leafOf(e, node guard.Expr) bool {
+func leafOf(e, node querytree.Expr) bool {
 	if e.Contains(node) && node.Contains(e) { // the same node
 		return true
 	}
-	if op := e.Op(); op == guard.OpAnd || op == guard.OpOr {
+	if op := e.Op(); op == querytree.OpAnd || op == querytree.OpOr {
 		for _, a := range e.Args() {
 			if leafOf(a, node) {
 				return true
@@ -163,7 +164,7 @@ func (p *pass) rangeOf(k int) string {
 // rest in one statement (a condition is a column compared with constants: its answer depends on the
 // build's data alone). An entry is nil when DuckDB could not answer it with the others (an error in
 // one of them).
-func matchAlone(ctx context.Context, conn *guard.Conn, cache *Cache, conds []condition) []*bool {
+func matchAlone(ctx context.Context, conn *database.Conn, cache *Cache, conds []condition) []*bool {
 	found := make([]*bool, len(conds))
 	keys := make([]string, len(conds))
 	var exists []guard.SQL
@@ -199,7 +200,7 @@ func matchAlone(ctx context.Context, conn *guard.Conn, cache *Cache, conds []con
 	for j, i := range asked {
 		found[i] = &answers[j]
 		if keys[i] != "" {
-			cache.keep(keys[i], []sql.NullString{{String: strconv.FormatBool(answers[j]), Valid: true}})
+			cache.keep(keys[i], []database.NullString{{String: strconv.FormatBool(answers[j]), Valid: true}})
 		}
 	}
 	return found

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/internal/textout"
 )
 
@@ -28,13 +30,13 @@ var firstUnread = guard.Format("SELECT p.product_name || ' (' || left(p.product_
 var priceColumns = []string{"price_yen", "price_max_yen"}
 
 // PriceNotes is q's UnreadPrice note, if it has one.
-func PriceNotes(ctx context.Context, conn *guard.Conn, cache *Cache, q *Query) []Hint {
+func PriceNotes(ctx context.Context, conn *database.Conn, cache *Cache, q *Query) []Hint {
 	lower := strings.ToLower(q.Text)
 	if !strings.Contains(lower, priceColumns[0]) && !strings.Contains(lower, priceColumns[1]) {
 		return nil // the text test spares every other query the parse
 	}
 	stmt, ok := q.statement(ctx, conn)
-	if !ok || !finds(guard.Whole(stmt), func(x guard.Expr) bool {
+	if !ok || !finds(querytree.Whole(stmt), func(x querytree.Expr) bool {
 		names := x.ColumnNames()
 		if len(names) == 0 {
 			return false

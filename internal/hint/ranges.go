@@ -2,11 +2,12 @@ package hint
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
+	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
+	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -43,15 +44,15 @@ var clockFunctions = map[string]bool{"tokyo_now": true, "current_date": true, "t
 // dateHint is "events_typed.end_date runs from 2025-10-01 to 2025-12-28; today in Tokyo is 2026-11-25"
 // for a condition reading date columns or the clock, the range of a number column for one reading
 // numbers, and "" for any other.
-func dateHint(ctx context.Context, conn *guard.Conn, cache *Cache, part guard.Expr, scope []scopeEntry) string {
+func dateHint(ctx context.Context, conn *database.Conn, cache *Cache, part querytree.Expr, scope []scopeEntry) string {
 	var ranges []string
 	seen := map[string]bool{}
 	clock, dates := false, false
-	part.Walk(func(x guard.Expr) bool {
+	part.Walk(func(x querytree.Expr) bool {
 		if clockFunctions[strings.ToLower(x.Function())] {
 			clock = true
 		}
-		if x.Op() == guard.OpColumn {
+		if x.Op() == querytree.OpColumn {
 			if c, ok := resolve(x, scope); ok {
 				key := c.relation + "." + c.name
 				expr, ok := dateExpr(c)
@@ -77,7 +78,7 @@ func dateHint(ctx context.Context, conn *guard.Conn, cache *Cache, part guard.Ex
 	if !dates && !clock {
 		return strings.Join(ranges, "; ")
 	}
-	var today sql.NullString
+	var today database.NullString
 	if conn.QueryRow(ctx, guard.Const("SELECT CAST(CAST(tokyo_now() AS DATE) AS VARCHAR)")).Scan(&today) == nil && today.Valid {
 		ranges = append(ranges, "today in Tokyo is "+today.String)
 	}
@@ -86,13 +87,13 @@ func dateHint(ctx context.Context, conn *guard.Conn, cache *Cache, part guard.Ex
 
 // mayDateHint reports whether dateHint could say anything of part: it reads the clock, or a column
 // holding dates or numbers. It reads no data.
-func mayDateHint(part guard.Expr, scope []scopeEntry) bool {
+func mayDateHint(part querytree.Expr, scope []scopeEntry) bool {
 	may := false
-	part.Walk(func(x guard.Expr) bool {
+	part.Walk(func(x querytree.Expr) bool {
 		if clockFunctions[strings.ToLower(x.Function())] {
 			may = true
 		}
-		if x.Op() == guard.OpColumn {
+		if x.Op() == querytree.OpColumn {
 			if c, ok := resolve(x, scope); ok && (isDate(c) || numeric[c.typ]) {
 				may = true
 			}

@@ -1,6 +1,6 @@
 package hint
 
-import "github.com/azabudai/ctool/internal/guard"
+import "github.com/azabudai/ctool/internal/querytree"
 
 // Unmatched: an AND part that matches no row by itself, which no other hint explains (no condition the
 // hints read, no range): a condition on a hidden column, a CTE's column, an expression.
@@ -22,6 +22,6 @@ var unmatched = &analyzer{scope: eachPart, run: func(p *pass, k int) []Hint {
 }}
 
 // readsColumn reports whether an expression reads a column.
-func readsColumn(e guard.Expr) bool {
-	return finds(e, func(x guard.Expr) bool { return x.Op() == guard.OpColumn })
+func readsColumn(e querytree.Expr) bool {
+	return finds(e, func(x querytree.Expr) bool { return x.Op() == querytree.OpColumn })
 }

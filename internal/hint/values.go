@@ -107,7 +107,7 @@ func (c condition) searched(lit string) string {
 
 // vocabulary reads the distinct values of the condition's column: all of them when there are few
 // (complete), otherwise the candidates closest to its first literal.
-func vocabulary(ctx context.Context, conn *guard.Conn, cache *Cache, c condition) ([]string, bool) {
+func vocabulary(ctx context.Context, conn *database.Conn, cache *Cache, c condition) ([]string, bool) {
 	col, rel := guard.MustIdent(c.col.name), guard.MustIdent(c.col.relation)
 	src := guard.Format("SELECT CAST(%s AS VARCHAR) AS v FROM %s", col, rel)
 	var args []any
@@ -139,7 +139,7 @@ func vocabulary(ctx context.Context, conn *guard.Conn, cache *Cache, c condition
 }
 
 // stringsOf reads the one text column of q's rows.
-func stringsOf(ctx context.Context, conn *guard.Conn, q guard.SQL, args ...any) ([]string, error) {
+func stringsOf(ctx context.Context, conn *database.Conn, q guard.SQL, args ...any) ([]string, error) {
 	rows, err := conn.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err

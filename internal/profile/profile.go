@@ -5,9 +5,7 @@ package profile
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 
@@ -97,7 +95,7 @@ const findSQL = `SELECT profile_id, age, gender, user_type, primary_store_id, pr
 
 // profileOf reads one row of findSQL; a NULL text or a value of another type is an error, as Scan's
 // was. A NULL number is unknown: its cell could not be read as one (a warning at ingest).
-func profileOf(vals []driver.Value) (Profile, error) {
+func profileOf(vals []any) (Profile, error) {
 	var p Profile
 	strs := []*string{&p.ProfileID, nil, &p.Gender, &p.UserType, &p.PrimaryStoreID, &p.PrimaryStoreName, nil, &p.Narrative}
 	ints := map[int]**int{1: &p.Age, 6: &p.Visits}
@@ -171,12 +169,10 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 	defer conn.Close()
 	var found []Profile
 	// Kept prepared on the connection: a lookup pays for running the statement, not for parsing it.
-	execErr, readErr := conn.Prepared(ctx, guard.Const(findSQL), []any{f.Source, id}, func(rows driver.Rows) error {
-		vals := make([]driver.Value, 8)
+	execErr, readErr := conn.Prepared(ctx, guard.Const(findSQL), []any{f.Source, id}, func(rows *database.Stream) error {
+		vals := make([]any, 8)
 		for {
-			if err := rows.Next(vals); err == io.EOF {
-				return nil
-			} else if err != nil {
+			if more, err := rows.Next(vals); err != nil || !more {
 				return err
 			}
 			p, err := profileOf(vals)

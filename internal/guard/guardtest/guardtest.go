@@ -29,12 +29,12 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/internal/database/prepared"
 	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -173,8 +173,8 @@ var standInSQL = []string{
 	`CREATE TABLE secret_profiles(profile_id VARCHAR)`,
 	`INSERT INTO secret_profiles VALUES ('p-secret')`,
 	`CREATE SCHEMA ctool_meta`,
-	`CREATE TABLE ctool_meta.build(profiles_file VARCHAR)`,
-	`INSERT INTO ctool_meta.build VALUES ('p-secret.duckdb')`,
+	`CREATE TABLE ctool_meta.build(key VARCHAR, value VARCHAR)`,
+	`INSERT INTO ctool_meta.build VALUES ('profiles_file', 'p-secret.duckdb'), ('build_id', 'stand-in')`,
 	`CREATE SCHEMA ctool`,
 	`CREATE TABLE ctool.ingest_log(msg VARCHAR)`,
 	`INSERT INTO ctool.ingest_log VALUES ('p-secret')`,
@@ -183,15 +183,32 @@ var standInSQL = []string{
 // Secret is in every row of the relations no query may reach.
 const Secret = "p-secret"
 
-// OpenStandIn returns one connection to a fresh in-memory stand-in database.
+// OpenStandIn returns one connection to a fresh in-memory stand-in database, for the guard's own tests,
+// which need no reader's connection (their Parser is this connection's json_serialize_sql).
 func OpenStandIn(tb testing.TB) *sql.Conn {
 	tb.Helper()
-	// Through prepared.Connector, as a build's pool: the guard keeps its statement prepared on it.
-	c, err := duckdb.NewConnector("", nil)
+	conn, _ := standIn(tb, "")
+	return conn
+}
+
+// WriteStandIn writes the stand-in database to a file in a new temporary directory and returns its
+// path, for tests that open it as a build (database.Open), as readers get one.
+func WriteStandIn(tb testing.TB) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "standin.duckdb")
+	conn, db := standIn(tb, path)
+	if err := errors.Join(conn.Close(), db.Close()); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+func standIn(tb testing.TB, path string) (*sql.Conn, *sql.DB) {
+	c, err := duckdb.NewConnector(path, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db := sql.OpenDB(prepared.Connector(c))
+	db := sql.OpenDB(c)
 	tb.Cleanup(func() { db.Close() })
 	conn, err := db.Conn(context.Background())
 	if err != nil {
@@ -203,5 +220,5 @@ func OpenStandIn(tb testing.TB) *sql.Conn {
 			tb.Fatalf("stand-in setup %q: %v", s, err)
 		}
 	}
-	return conn
+	return conn, db
 }

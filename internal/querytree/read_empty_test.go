@@ -1,8 +1,10 @@
-package guard
+package querytree
 
 import (
 	"context"
 	"testing"
+
+	"github.com/azabudai/ctool/internal/guard"
 )
 
 func TestEmptyMeansNoMatch(t *testing.T) {
@@ -28,7 +30,7 @@ func TestEmptyMeansNoMatch(t *testing.T) {
 		{"SELECT upper(UNNEST(list_value(name))) FROM stores WHERE n > 1", false},
 		{"SELECT unlist([name]) FROM stores WHERE n > 1", false},
 	} {
-		stmt, err := Parse(context.Background(), conn, tc.sql)
+		stmt, err := guard.Parse(context.Background(), conn, tc.sql)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.sql, err)
 		}
@@ -37,7 +39,7 @@ func TestEmptyMeansNoMatch(t *testing.T) {
 			t.Errorf("%s: EmptyMeansNoMatch %v, want %v", tc.sql, got, tc.want)
 		}
 	}
-	stmt, err := Parse(context.Background(), conn, "SELECT name FROM stores WHERE n > 1 UNION SELECT name FROM stores")
+	stmt, err := guard.Parse(context.Background(), conn, "SELECT name FROM stores WHERE n > 1 UNION SELECT name FROM stores")
 	if err != nil {
 		t.Fatal(err)
 	}

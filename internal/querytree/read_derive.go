@@ -1,4 +1,4 @@
-package guard
+package querytree
 
 // Statements written from pieces of parsed ones, for readers of an accepted query (the hints count the
 // rows of its FROM that match some of its WHERE clause's parts): a copy of a SELECT of ctool's own (a
@@ -7,14 +7,22 @@ package guard
 // the document a bound argument). That text is the agent's own in another order, and DuckDB does not
 // always quote what it writes back (a star's relation name comes back bare), so it is never run as it
 // is: the reader hands it to Check like any query of the agent's, under the query's policy, and runs
-// the checked statement Check returns (Conn.Run runs nothing else).
+// the checked statement guard.Check returns (database.Conn runs nothing else).
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"sync"
+
+	"github.com/azabudai/ctool/internal/guard"
 )
+
+// Engine is what the reader asks of DuckDB: its parse of a text and its writing of a tree back as SQL,
+// both of bound arguments, nothing run (database.Conn offers both).
+type Engine interface {
+	guard.Parser
+	DeserializeSQL(ctx context.Context, docs []string) ([]string, error)
+}
 
 // templates are the parsed templates, by their text: parsed once per process, then only copied.
 var templates struct {
@@ -24,13 +32,13 @@ var templates struct {
 
 // Template is a SELECT of ctool's own, constant text, as DuckDB's parser reads it, for With to copy;
 // ok is false when DuckDB cannot parse it (or it is no plain SELECT).
-func Template(ctx context.Context, conn *Conn, text constText) (Select, bool) {
+func Template(ctx context.Context, conn Engine, text string) (Select, bool) {
 	templates.mu.Lock()
 	defer templates.mu.Unlock()
-	if node, ok := templates.nodes[string(text)]; ok {
+	if node, ok := templates.nodes[text]; ok {
 		return Select{node}, true
 	}
-	stmt, err := parse(ctx, conn, string(text))
+	stmt, err := guard.Parse(ctx, conn, text)
 	if err != nil {
 		return Select{}, false
 	}
@@ -41,7 +49,7 @@ func Template(ctx context.Context, conn *Conn, text constText) (Select, bool) {
 	if templates.nodes == nil {
 		templates.nodes = map[string]astObj{}
 	}
-	templates.nodes[string(text)] = s.o
+	templates.nodes[text] = s.o
 	return s, true
 }
 
@@ -242,39 +250,16 @@ func (f From) Without(drop func(Table) bool) (From, bool) {
 // Deparse is each SELECT as SQL, as DuckDB writes it back (json_deserialize_sql, every document a
 // bound argument of one statement); ok is false when DuckDB cannot write one of them. The text is the
 // agent's own in another order: it runs only once Check has accepted it.
-func Deparse(ctx context.Context, conn *Conn, sels ...Select) ([]string, bool) {
-	args := make([]any, len(sels))
+func Deparse(ctx context.Context, conn Engine, sels ...Select) ([]string, bool) {
+	docs := make([]string, len(sels))
 	for i, s := range sels {
 		stmt := astObj{"named_param_map": []any{}, "node": s.o}
 		b, err := json.Marshal(astObj{"error": false, "statements": []any{stmt}})
 		if err != nil {
 			return nil, false
 		}
-		args[i] = string(b)
+		docs[i] = string(b)
 	}
-	out := make([]sql.NullString, len(sels))
-	ptrs := make([]any, len(sels))
-	for i := range out {
-		ptrs[i] = &out[i]
-	}
-	if err := conn.QueryRow(ctx, deserializeCalls(len(sels)), args...).Scan(ptrs...); err != nil {
-		return nil, false
-	}
-	texts := make([]string, len(out))
-	for i, o := range out {
-		if !o.Valid {
-			return nil, false
-		}
-		texts[i] = o.String
-	}
-	return texts, true
-}
-
-// deserializeCalls is SELECT json_deserialize_sql(?), ... with n calls, each of a bound document.
-func deserializeCalls(n int) SQL {
-	calls := make([]SQL, n)
-	for i := range calls {
-		calls[i] = Const("system.main.json_deserialize_sql(CAST(? AS JSON))")
-	}
-	return Format("SELECT %s", Join(calls, ", "))
+	texts, err := conn.DeserializeSQL(ctx, docs)
+	return texts, err == nil
 }

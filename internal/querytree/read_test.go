@@ -1,12 +1,14 @@
-package guard
+package querytree
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -24,14 +26,14 @@ var readClass = map[string]struct {
 	"VALUE_CONSTANT":  {"CONSTANT", []string{"value"}},
 }
 
-func specHas(s *spec, names ...string) error {
+func specHas(kind string, names ...string) error {
+	walked := guard.WalkedFields(kind)
+	if walked == nil {
+		return fmt.Errorf("the walk has no %s", kind)
+	}
 	for _, n := range names {
-		found := false
-		for _, f := range s.fields {
-			found = found || f.name == n
-		}
-		if !found {
-			return fmt.Errorf("the walk's %s has no field %q", s.what, n)
+		if !slices.Contains(walked, n) {
+			return fmt.Errorf("the walk's %s has no field %q", kind, n)
 		}
 	}
 	return nil
@@ -46,23 +48,18 @@ func TestReaderReadsWhatTheWalkKnows(t *testing.T) {
 			t.Errorf("read.go knows %s, this test does not", typ)
 			continue
 		}
-		s, ok := exprSpecs[rc.class]
-		if !ok {
-			t.Errorf("%s: the walk has no class %s", typ, rc.class)
-			continue
-		}
-		if err := specHas(s, rc.fields...); err != nil {
+		if err := specHas("expression "+rc.class, rc.fields...); err != nil {
 			t.Error(err)
 		}
 	}
 	for _, err := range []error{
-		specHas(nodeSpecs["SELECT_NODE"], "where_clause", "from_table", "cte_map"),
-		specHas(fromSpecs["JOIN"], "left", "right"),
-		specHas(fromSpecs["BASE_TABLE"], "table_name", "alias", "schema_name", "catalog_name"),
-		specHas(withSpec, "map"),
-		specHas(cteEntry, "key"),
-		specHas(exprSpecs["SUBQUERY"], "subquery"),
-		specHas(statementSpec, "node", "named_param_map"),
+		specHas("node SELECT_NODE", "where_clause", "from_table", "cte_map"),
+		specHas("from JOIN", "left", "right"),
+		specHas("from BASE_TABLE", "table_name", "alias", "schema_name", "catalog_name"),
+		specHas("with", "map"),
+		specHas("cte", "key"),
+		specHas("expression SUBQUERY", "subquery"),
+		specHas("statement", "node", "named_param_map"),
 	} {
 		if err != nil {
 			t.Error(err)
@@ -76,7 +73,7 @@ func TestReaderFindsConditions(t *testing.T) {
 	conn := standIn(t)
 	const q = `WITH c AS (SELECT 1 AS x) SELECT s.store_name FROM stores s JOIN products p ON true
 		WHERE s.category = 'cafe' AND (p.tag IN ('a', 'b') OR p.product_name LIKE '%x%') AND NOT EXISTS (SELECT 1 FROM c)`
-	stmt, err := Parse(context.Background(), conn, q)
+	stmt, err := guard.Parse(context.Background(), conn, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +135,7 @@ func TestDerivedStatements(t *testing.T) {
 	ctx := context.Background()
 	conn := standIn(t)
 	const q = "WITH w AS (SELECT 1) SELECT name FROM stores s WHERE category = 'cafe' AND (name LIKE 'A%' OR name = 'B') AND n > 1"
-	stmt, err := Parse(ctx, conn, q)
+	stmt, err := guard.Parse(ctx, conn, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,8 +183,8 @@ func TestDerivedStatements(t *testing.T) {
 	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
 	}
-	checked, err := Check(ctx, conn, texts[0], ForDataset(schema.Stores), 1)
-	if err != nil || checked.run.text != wrapper(1) || checked.args[0] != texts[0] {
+	checked, err := guard.Check(ctx, conn, texts[0], guard.ForDataset(schema.Stores), 1)
+	if err != nil || checked.Text() != "SELECT * FROM system.main.query(?) AS ctool_q LIMIT 2" || checked.Args()[0] != texts[0] {
 		t.Errorf("the count runs as %v %v, not as a checked query (%v)", checked, err, err)
 	}
 	if after, _ := json.Marshal(stmt); string(after) != string(before) {
@@ -203,8 +200,8 @@ func TestDerivedStatements(t *testing.T) {
 func TestContains(t *testing.T) {
 	conn := standIn(t)
 	const q = "SELECT 1 FROM stores WHERE n IN (SELECT n FROM stores WHERE category = 'x') AND category = 'x'"
-	a, _ := Parse(context.Background(), conn, q)
-	b, _ := Parse(context.Background(), conn, q)
+	a, _ := guard.Parse(context.Background(), conn, q)
+	b, _ := guard.Parse(context.Background(), conn, q)
 	sa, _ := TopSelect(a)
 	sb, _ := TopSelect(b)
 	pa, pb := sa.AndParts(), sb.AndParts()
@@ -234,7 +231,7 @@ func TestFromWithout(t *testing.T) {
 		{"SELECT 1 FROM stores s, (SELECT * FROM products) p", "SELECT count_star() FROM stores AS s , (SELECT * FROM products) AS p"},
 		{"SELECT 1 FROM products", ""},
 	} {
-		stmt, err := Parse(ctx, conn, tc.q)
+		stmt, err := guard.Parse(ctx, conn, tc.q)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,7 @@
-// Package prepared keeps the statements a DuckDB connection runs on every call prepared on it, and
-// closes them with the connection; for a reader's connection it also lets DuckDB itself refuse every
-// statement that is not one SELECT (SelectOnly). It imports nothing of ctool, so that the guard and
-// its tests can use it as well as the database package.
-package prepared
+package database
+
+// The statements a connection runs on every call stay prepared on it and close with it; a reader's
+// connection also lets DuckDB itself refuse every statement that is not one SELECT (selectOnly).
 
 import (
 	"context"
@@ -16,10 +15,10 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 )
 
-// Preparer is a connection, reached through sql.Conn.Raw, that keeps statements
+// preparer is a connection, reached through sql.Conn.Raw, that keeps statements
 // prepared on it: a statement a call runs every time (the guard's json_serialize_sql, the row-capped
 // query) is parsed and bound once per connection, not once per call.
-type Preparer interface {
+type preparer interface {
 	// Prepared returns text prepared on this connection, preparing it the first time. The statement
 	// belongs to the connection: never close it, and use it only inside the Raw call that got it.
 	Prepared(ctx context.Context, text string) (driver.Stmt, error)
@@ -35,10 +34,10 @@ const maxPrepared = 64
 type conn struct {
 	*duckdb.Conn
 	stmts      map[string]driver.Stmt
-	selectOnly bool
+	onlySelect bool
 }
 
-var _ Preparer = (*conn)(nil)
+var _ preparer = (*conn)(nil)
 
 func (c *conn) Prepared(ctx context.Context, text string) (driver.Stmt, error) {
 	if s, ok := c.stmts[text]; ok {
@@ -82,20 +81,20 @@ func (c *conn) Close() error {
 }
 
 // ErrNotSelect is the error of a statement a SelectOnly connection refused.
-var ErrNotSelect = errors.New("prepared: a reader's connection runs one SELECT per statement, nothing else")
+var ErrNotSelect = errors.New("database: a reader's connection runs one SELECT per statement, nothing else")
 
 // PrepareContext prepares text; on a SelectOnly connection only after DuckDB's parser has found it to
 // be exactly one SELECT, and the prepared statement is DuckDB's SELECT. Whatever got past every check
 // above this one (the guard, the types that carry ctool's SQL), a statement that could leave
 // something behind (a temporary object, a variable, ATTACH, USE, SET, PREPARE, CALL) never runs.
 func (c *conn) PrepareContext(ctx context.Context, text string) (driver.Stmt, error) {
-	if c.selectOnly {
+	if c.onlySelect {
 		if err := c.oneSelect(ctx, text); err != nil {
 			return nil, err
 		}
 	}
 	s, err := c.Conn.PrepareContext(ctx, text)
-	if err != nil || !c.selectOnly {
+	if err != nil || !c.onlySelect {
 		return s, err
 	}
 	typ, err := s.(*duckdb.Stmt).StatementType()
@@ -108,7 +107,7 @@ func (c *conn) PrepareContext(ctx context.Context, text string) (driver.Stmt, er
 
 // QueryContext runs text through PrepareContext, so that a SelectOnly connection checks it too.
 func (c *conn) QueryContext(ctx context.Context, text string, args []driver.NamedValue) (driver.Rows, error) {
-	if !c.selectOnly {
+	if !c.onlySelect {
 		return c.Conn.QueryContext(ctx, text, args)
 	}
 	s, err := c.PrepareContext(ctx, text)
@@ -126,7 +125,7 @@ func (c *conn) QueryContext(ctx context.Context, text string, args []driver.Name
 // ExecContext refuses everything on a SelectOnly connection: nothing a reader runs is executed for its
 // effect.
 func (c *conn) ExecContext(ctx context.Context, text string, args []driver.NamedValue) (driver.Result, error) {
-	if c.selectOnly {
+	if c.onlySelect {
 		return nil, fmt.Errorf("%w: %.80q", ErrNotSelect, text)
 	}
 	return c.Conn.ExecContext(ctx, text, args)
@@ -195,19 +194,21 @@ func (c *conn) oneSelect(ctx context.Context, text string) error {
 }
 
 // Option says how Connector's connections behave.
-type Option func(*conn)
+type connOption func(*conn)
 
-// SelectOnly makes every connection refuse, by DuckDB's own parse and statement type, any statement
+// selectOnly makes every connection refuse, by DuckDB's own parse and statement type, any statement
 // that is not one SELECT: for the connections of a reader.
-func SelectOnly() Option { return func(c *conn) { c.selectOnly = true } }
+func selectOnly() connOption { return func(c *conn) { c.onlySelect = true } }
 
-// Connector hands out connections of c that are Preparers; sql.OpenDB(Connector(c)) closes c with
-// the pool.
-func Connector(c *duckdb.Connector, opts ...Option) driver.Connector { return connector{c, opts} }
+// preparedConnector hands out connections of c that are preparers; sql.OpenDB of it closes c with the
+// pool.
+func preparedConnector(c *duckdb.Connector, opts ...connOption) driver.Connector {
+	return connector{c, opts}
+}
 
 type connector struct {
 	*duckdb.Connector
-	opts []Option
+	opts []connOption
 }
 
 func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -226,19 +227,19 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	return pc, nil
 }
 
-// Query runs text, kept prepared on conn's driver connection, with args bound in order, and hands its
+// queryPrepared runs text, kept prepared on conn's driver connection, with args bound in order, and hands its
 // rows to read, which must not keep them. An error of read comes back as readErr; any other, from
 // preparing or running the statement, as execErr. A connection that keeps no statements (not a
 // Preparer) gives an execErr.
-func Query(ctx context.Context, conn *sql.Conn, text string, args []any, read func(driver.Rows) error) (execErr, readErr error) {
+func queryPrepared(ctx context.Context, conn *sql.Conn, text string, args []any, read func(driver.Rows) error) (execErr, readErr error) {
 	named := make([]driver.NamedValue, len(args))
 	for i, a := range args {
 		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
 	err := conn.Raw(func(dc any) error {
-		p, ok := dc.(Preparer)
+		p, ok := dc.(preparer)
 		if !ok {
-			execErr = ErrNotPreparer
+			execErr = errNotPreparer
 			return nil
 		}
 		stmt, err := p.Prepared(ctx, text)
@@ -261,5 +262,5 @@ func Query(ctx context.Context, conn *sql.Conn, text string, args []any, read fu
 	return execErr, readErr
 }
 
-// ErrNotPreparer is Query's error on a connection opened without Connector.
-var ErrNotPreparer = errors.New("prepared: the connection keeps no statements (not opened through prepared.Connector)")
+// errNotPreparer is queryPrepared's error on a connection opened without preparedConnector.
+var errNotPreparer = errors.New("database: the connection keeps no statements (not opened through preparedConnector)")

@@ -1,17 +1,20 @@
-package guard
-
-// The one reader of a parsed query, for code that reads a query the guard accepted (the hints, hint/):
-// the tree is the guard's own parse (Checked.Statement, Parse), read through values that cannot change
-// it; read_derive.go writes statements from its pieces, which run only once Check accepted them. The
-// reader uses only the node kinds and fields the walk's specs name (TestReaderReadsWhatTheWalkKnows
-// holds it to them), so an AST that a DuckDB release changes fails the guard's tests instead of
+// Package querytree reads and rewrites the tree of a query the guard accepted, for the hints
+// (internal/hint): the tree is the guard's own parse (guard.Checked.Statement, guard.Parse), read through
+// values that cannot change it; read_derive.go writes statements from its pieces, and it gives text
+// only: that text runs once guard.Check has accepted it, as the Checked that Check makes. The reader
+// uses only the node kinds and fields the guard's walk checks (TestReaderReadsWhatTheWalkKnows holds it
+// to guard.WalkedFields), so an AST that a DuckDB release changes fails these tests instead of
 // silencing the hints.
+package querytree
 
 import (
 	"reflect"
 	"sort"
 	"strings"
 )
+
+// astObj is a node of DuckDB's JSON parse.
+type astObj = map[string]any
 
 // Op is what an expression is, as far as the hints tell expressions apart.
 type Op int
@@ -329,4 +332,20 @@ func sortedKeys(o astObj) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func astStr(o astObj, k string) string {
+	s, _ := o[k].(string)
+	return s
+}
+
+// asciiLower folds ASCII only, as DuckDB's case-insensitive name lookup does.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }

@@ -1,0 +1,61 @@
+package database
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The Parquet export's instance reads and writes nothing outside its own directory, cannot be given
+// more, and leaves no file behind.
+func TestParquetInstanceIsConfined(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	outside := filepath.Join(t.TempDir(), "outside.csv")
+	if err := os.WriteFile(outside, []byte("a\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cols := []ParquetColumn{{"name", "VARCHAR"}, {"n", "INTEGER"}, {"day", "DATE"}, {"tags", "VARCHAR[]"}}
+	p, err := NewParquet(cols, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, stmt := range []string{
+		"SELECT * FROM read_csv('" + outside + "')",
+		"COPY export TO '" + filepath.Join(filepath.Dir(outside), "x.parquet") + "' (FORMAT parquet)",
+		"SET enable_external_access = true",
+		"SET allowed_directories = ['/']",
+		"ATTACH '" + filepath.Join(filepath.Dir(outside), "other.duckdb") + "' AS other",
+	} {
+		_, err := p.conn.ExecContext(ctx, stmt)
+		if err == nil {
+			t.Errorf("%s: allowed", stmt)
+			continue
+		}
+		// Refused for the permission, not for some other fault of the statement.
+		if msg := err.Error(); !strings.Contains(msg, "Permission Error") && !strings.Contains(msg, "lock") {
+			t.Errorf("%s: %v", stmt, err)
+		}
+	}
+	if err := p.Append([]any{"a", int32(1), time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC), []any{"x", nil}}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := p.WriteTo(&out); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	if !bytes.HasPrefix(out.Bytes(), []byte("PAR1")) || !bytes.HasSuffix(out.Bytes(), []byte("PAR1")) {
+		t.Errorf("not a Parquet file: %d bytes", out.Len())
+	}
+	if entries, _ := os.ReadDir(os.Getenv("TMPDIR")); len(entries) != 0 {
+		t.Errorf("left in the temporary directory: %v", entries)
+	}
+	if _, err := NewParquet([]ParquetColumn{{"x", "BLOB"}}, 1); err == nil {
+		t.Error("a column of a type the export does not write was taken")
+	}
+}

@@ -1,0 +1,10 @@
+package querytree
+
+import (
+	"testing"
+
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/database/databasetest"
+)
+
+func standIn(tb testing.TB) *database.Conn { return databasetest.StandIn(tb) }
