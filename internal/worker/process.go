@@ -71,16 +71,8 @@ func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error 
 	if opts.GCPercent != 0 {
 		debug.SetGCPercent(opts.GCPercent)
 	}
-	dbOpts := []database.Option{database.WithThreads(opts.Threads)}
-	if opts.PurgeIdle {
-		dbOpts = append(dbOpts, database.WithBackgroundPurge())
-	}
-	live := database.NewLive(opts.DB, dbOpts...)
+	live, engine := openEngine(opts)
 	defer live.Close()
-	engine := query.NewEngine(live)
-	if !opts.LearnShapes {
-		engine.ForOneQuery()
-	}
 	ctx, cancel := context.WithTimeout(ctx, query.WorkerStart)
 	defer cancel()
 	b, release, err := live.Acquire(ctx)
@@ -96,6 +88,20 @@ func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error 
 		limitCPU(ctx)
 		return engine.Query(ctx, d, sqlText)
 	})
+}
+
+// openEngine is a worker's engine on its build, opened with the worker's settings.
+func openEngine(opts Options) (*database.Live, *query.Engine) {
+	dbOpts := []database.Option{database.WithThreads(opts.Threads)}
+	if opts.PurgeIdle {
+		dbOpts = append(dbOpts, database.WithBackgroundPurge())
+	}
+	live := database.NewLive(opts.DB, dbOpts...)
+	engine := query.NewEngine(live)
+	if !opts.LearnShapes {
+		engine.ForOneQuery()
+	}
+	return live, engine
 }
 
 // QueryOnce runs one query in a worker process of its own, so that a query that crashes DuckDB or
