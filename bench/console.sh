@@ -29,6 +29,8 @@ if [[ ! -f $DB || $DIR/filtered_product_data.csv -nt $DB ]]; then
 	say "ingesting $DIR into $DB"
 	bin/ctool ingest --input "$DIR" --db "$DB" >/dev/null
 fi
+say "writing the console's statements (internal/console TestBenchStatements)"
+CTOOL_BENCH_STATEMENTS=$PWD/bench/out/console-statements.json go test -count=1 -run '^TestBenchStatements$' ./internal/console >/dev/null
 say "timing the console beside DuckDB alone (about a minute)"
 bench/out/console -ctool bin/ctool -db "$DB" -rounds "$RUNS" -exports 3 -out "$RESULT"
 cat "$RESULT"

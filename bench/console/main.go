@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -25,7 +26,6 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/bench/internal/benchkit"
-	"github.com/azabudai/ctool/internal/console"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 
@@ -35,8 +35,9 @@ func main() {
 	rounds := flag.Int("rounds", 5, "timed rounds of each page")
 	exports := flag.Int("exports", 3, "timed rounds of each export")
 	out := flag.String("out", "", "write the markdown here (else stdout)")
+	statementsFile := flag.String("statements", "bench/out/console-statements.json", "the console's statements, as internal/console's TestBenchStatements writes them")
 	flag.Parse()
-	if err := run(*ctool, *db, *rounds, *exports, *out); err != nil {
+	if err := run(*ctool, *db, *statementsFile, *rounds, *exports, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/console:", err)
 		os.Exit(1)
 	}
@@ -57,7 +58,24 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-func run(ctool, dbPath string, rounds, exports int, out string) error {
+// statement is one statement the console runs, as internal/console's TestBenchStatements writes it.
+type statement struct {
+	SQL  string `json:"sql"`
+	Args []any  `json:"args"`
+}
+
+func run(ctool, dbPath, statementsFile string, rounds, exports int, out string) error {
+	var stmts struct {
+		Lists  map[string][]statement `json:"lists"`
+		Export string                 `json:"export"`
+	}
+	data, err := os.ReadFile(statementsFile)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, &stmts); err != nil {
+		return fmt.Errorf("%s: %w", statementsFile, err)
+	}
 	before := loadavg()
 	cmd := exec.Command(ctool, "console", "--db", dbPath, "--http", "127.0.0.1:0")
 	proc, base, err := benchkit.StartServing(cmd, time.Minute)
@@ -73,17 +91,15 @@ func run(ctool, dbPath string, rounds, exports int, out string) error {
 	if _, err := plain.Exec("SET TimeZone = 'Asia/Tokyo'"); err != nil {
 		return err
 	}
-	now := time.Now()
 	var rows []string
 	for _, c := range []struct{ name, query string }{
 		{"products list, facets", ""},
-		// カカオ is in about one description in sixteen of the generated data (チョコ in none).
 		{"products search かかお", "q=" + url.QueryEscape("かかお")},
 		{"products search ｶｶｵ, tag facet, sorted by price", "q=" + url.QueryEscape("ｶｶｵ") + "&tag=" + url.QueryEscape("スイーツ") + "&_sort=price_yen"},
 	} {
-		stmts, err := console.ListStatements("products", c.query, now)
-		if err != nil {
-			return err
+		stmts, ok := stmts.Lists[c.name]
+		if !ok {
+			return fmt.Errorf("%s has no statements for %q", statementsFile, c.name)
 		}
 		page := base + "/products?" + c.query
 		var tc, tp []time.Duration
@@ -107,10 +123,7 @@ func run(ctool, dbPath string, rounds, exports int, out string) error {
 
 	// The export: the console's full CSV against COPY ... TO of the same SELECT, and the console's
 	// memory during each export of all rows and of about a tenth of them.
-	sel, err := console.ExportSelect("products")
-	if err != nil {
-		return err
-	}
+	sel := stmts.Export
 	copyPath := filepath.Join(os.TempDir(), "ctool-bench-copy.csv")
 	defer os.Remove(copyPath)
 	var te, tcopy, ce, ccopy []time.Duration // wall time, and CPU time (less bent by other load)
@@ -153,7 +166,7 @@ func run(ctool, dbPath string, rounds, exports int, out string) error {
 	fmt.Fprintf(&b, "# ctool console on %s\n\n", filepath.Base(dbPath))
 	fmt.Fprintf(&b, "`bench/console.sh` (make bench-console, part of make bench), %s, %d cores, load average %s before and %s after. "+
 		"Each figure is the median of %d timed rounds after one untimed; the console (`ctool console`, over HTTP on loopback) and DuckDB alone "+
-		"(duckdb-go, the same file read-only, the same statements: `console.ListStatements`) alternate in every round.\n\n",
+		"(duckdb-go, the same file read-only, the same statements: internal/console's TestBenchStatements) alternate in every round.\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), before, after, rounds)
 	fmt.Fprintln(&b, "| page | statements | console (whole page over HTTP) | DuckDB alone (same statements) | ratio | aim ≤ 3× |")
 	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | ---: | --- |")
@@ -208,7 +221,7 @@ func timeGet(u string) (time.Duration, error) {
 	return time.Since(start), nil
 }
 
-func timePlain(db *sql.DB, stmts []console.Statement) (time.Duration, error) {
+func timePlain(db *sql.DB, stmts []statement) (time.Duration, error) {
 	start := time.Now()
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
