@@ -11,7 +11,7 @@ import (
 
 // vocabulary reads the label values of the database at path (--db), for `ctool schema` and `ctool tools`.
 // With no database built yet (or one that cannot be read) it returns nil: the descriptions then list
-// schema/'s own words, and the command still succeeds.
+// no label values and say where they come from (schema.Vocabulary), and the command still succeeds.
 func vocabulary(ctx context.Context, path string) schema.Vocabulary {
 	if _, err := os.Stat(path); err != nil {
 		return nil

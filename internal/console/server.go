@@ -2,7 +2,7 @@
 // (overview, lists with facets and search, whole records, exports), what changed since a previous
 // build, and the last validation of an input directory. Pages are server-rendered from embedded
 // templates and read fully without JavaScript. It reads the build through the one path every reader
-// takes (database.Live, guard.Conn): its statements are ctool's own SQL built from schema/'s names, and
+// takes (database.Live, database.Conn): its statements are ctool's own SQL built from schema/'s names, and
 // everything a visitor typed is a bound argument. It never opens the profiles file, and shows
 // nothing of the profiles dataset.
 package console

@@ -39,7 +39,7 @@ func TestPreparedClosesWithTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The pool's own connection: a call's (guard.Conn) is closed when the call ends.
+	// The pool's own connection: a call's (Conn) is closed when the call ends.
 	c, err := b.DB().Conn(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,8 @@
 // Package hint explains an answer to the agent that asked: why a query found no rows (Explain: a
 // condition that matches nothing and what its column holds instead, where a label's word occurs in
 // text, the dates the build holds, the AND parts that never meet), what to keep in mind of the rows it
-// found (Notes: stores of unknown hours that the query's other conditions let through), and what a
-// DuckDB error means (ParseError, ExplainError).
+// found (HoursNotes: stores of unknown hours that the query's other conditions let through; OfferNotes,
+// PriceNotes, InjectionNotes), and what a DuckDB error means (ParseError, ExplainError).
 //
 // A hint is a value: its Kind, the condition it is about and its text. Each kind is found by one
 // analyzer, in a file of its own, looking at one condition, one AND part or the whole query; Explain
@@ -12,7 +12,7 @@
 // once per call by the pass (pass.go), and what depends only on the build's data once per build
 // (cache.go).
 //
-// The hints read the build through the call's guard.Conn and nothing else: ctool's own SQL (guard.SQL,
+// The hints read the build through the call's database.Conn and nothing else: ctool's own SQL (guard.SQL,
 // every value bound), or statements written from the query's own parse (querytree.Template, Pieces,
 // Deparse), which run only as the checked statement guard.Check returns for them under the query's
 // policy (counts.go, hours.go).

@@ -51,7 +51,7 @@ func newServer(c serverConfig) *mcp.Server {
 	// The label values and the place in the descriptions are the opened build's, read by the server
 	// itself (trusted SQL); a later ingest changes the data, not the tool list a client has already read.
 	vctx, cancel := context.WithTimeout(context.Background(), max(c.timeout, query.DefaultTimeout))
-	vocab, _ := engine.Vocabulary(vctx) // nil on failure: schema/'s words
+	vocab, _ := engine.Vocabulary(vctx) // nil on failure: no label values (schema.Vocabulary)
 	cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ctool", Title: title(vocab.Place()), Version: c.version},
 		&mcp.ServerOptions{
