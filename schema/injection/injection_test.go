@@ -1,4 +1,4 @@
-package schema
+package injection
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/schema/internal/textscan"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -207,7 +208,7 @@ func FuzzAddressesAI(f *testing.F) {
 		if got.Phrase == "" || got.Kind == "" {
 			t.Fatalf("AddressesAI(%q) = %+v", cell, got)
 		}
-		if !strings.Contains(clipText(cell, maxInjectionBytes), got.Phrase) {
+		if !strings.Contains(textscan.Clip(cell, maxInjectionBytes), got.Phrase) {
 			t.Fatalf("AddressesAI(%q): phrase %q is not in the cell's first %d bytes", cell, got.Phrase, maxInjectionBytes)
 		}
 		if utf8.ValidString(cell) && !utf8.ValidString(got.Phrase) {
@@ -254,7 +255,7 @@ func BenchmarkAddressesAISample(b *testing.B) {
 // sampleRows are the records of each file of the sample data, by file name, the header first.
 func sampleRows(tb testing.TB) map[string][][]string {
 	tb.Helper()
-	files, err := filepath.Glob("../input/*.csv")
+	files, err := filepath.Glob("../../input/*.csv")
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no sample data: %v", err)
 	}

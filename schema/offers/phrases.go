@@ -1,11 +1,14 @@
-package schema
+package offers
 
 import (
 	"strings"
 	"sync"
+
+	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/internal/textscan"
 )
 
-// The phrase table ReadOffer and ReadCaveat read with, and the tokenizer that finds its phrases in
+// The phrase table Read and ReadCaveat read with, and the tokenizer that finds its phrases in
 // folded text.
 
 // cue is what a phrase says.
@@ -100,7 +103,7 @@ var offerPhrases = []phrases{
 		"場合がございます", "お声がけ", "お声掛け", "お手伝い", "介助", "サポート", "共用", "同じ厨房", "同じフライヤー",
 		"コンタミ", "on request", "upon request", "by request", "request", "in advance", "advance notice", "notice",
 		"reservation", "reserve", "some", "limited", "partially", "partial", "shared", "assist", "assistance"}},
-	// Limits are matched apart from the rest (limitTrie), so ReadOffer reads as it did without them;
+	// Limits are matched apart from the rest (limitTrie), so Read reads as it did without them;
 	// where one overlaps another phrase, the other wins ("調味料のみりん" is mirin, not "のみ").
 	{cueLimit, 0, []string{"変更", "差し替え", "切り替え", "代わりに", "substitute", "substituted", "substitution",
 		"swap", "swapped", "instead", "change to", "changed to", "switch to", "replace", "replaced",
@@ -131,7 +134,7 @@ var offerPhrases = []phrases{
 // foldOffer is FoldNFKC for matching: NFKC, lower case, typographic apostrophes as ASCII, a line
 // break a full stop, and every run of white space one space.
 func foldOffer(s string) string {
-	return strings.Join(strings.Fields(offerMarks.Replace(FoldNFKC(s))), " ")
+	return strings.Join(strings.Fields(offerMarks.Replace(schema.FoldNFKC(s))), " ")
 }
 
 // offerMarks are the typographic marks foldOffer reads as others (built on first use).
@@ -156,47 +159,18 @@ func match(root *trieNode, s string) []token {
 			if n = n.next[s[j]]; n == nil {
 				break
 			}
-			if n.leaf && wordEnds(s, i, j+1, n.ascii) {
+			if n.leaf && textscan.WordEnds(s, i, j+1, n.ascii) {
 				best, bestEnd = n, j+1
 			}
 		}
 		if best == nil {
-			i += runeLen(s[i])
+			i += textscan.RuneLen(s[i])
 			continue
 		}
 		toks = append(toks, token{start: i, end: bestEnd, cue: best.cue, topics: best.topics})
 		i = bestEnd
 	}
 	return toks
-}
-
-// wordEnds reports whether s[i:j] may be a phrase there: one of ASCII letters must be a whole word (an
-// "s" may follow it).
-func wordEnds(s string, i, j int, ascii bool) bool {
-	if !ascii {
-		return true
-	}
-	if i > 0 && isWordByte(s[i-1]) {
-		return false
-	}
-	if j < len(s) && s[j] == 's' {
-		j++
-	}
-	return j >= len(s) || !isWordByte(s[j])
-}
-
-func isWordByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
-
-func runeLen(b byte) int {
-	switch {
-	case b < 0xc0:
-		return 1
-	case b < 0xe0:
-		return 2
-	case b < 0xf0:
-		return 3
-	}
-	return 4
 }
 
 type trieNode struct {

@@ -1,4 +1,4 @@
-package schema
+package offers
 
 import (
 	"bufio"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/azabudai/ctool/schema/fold"
+	"github.com/azabudai/ctool/schema/internal/textscan"
 )
 
 type caveatCase struct {
@@ -59,7 +62,7 @@ func sameCaveat(got, want string) bool {
 				return -1
 			}
 			return r
-		}, Fold(s))
+		}, fold.Fold(s))
 	}
 	g, w := strip(got), strip(want)
 	return strings.Contains(g, w) && len(g) <= len(w)
@@ -81,7 +84,7 @@ func caveatScores(cases []caveatCase) (precision, recall float64, right, given, 
 			right++
 		}
 		if !ok && (got != "" || c.want != "") {
-			misses = append(misses, fmt.Sprintf("%s: %s %q: %q, want %q (ReadOffer: %s)", c.where, c.topic.Column, c.cell, got, c.want, offerWord[ReadOffer(c.topic, c.cell)]))
+			misses = append(misses, fmt.Sprintf("%s: %s %q: %q, want %q (Read: %s)", c.where, c.topic.Column, c.cell, got, c.want, offerWord[Read(c.topic, c.cell)]))
 		}
 	}
 	return float64(right) / float64(max(given, 1)), float64(right) / float64(max(expected, 1)), right, given, expected, misses
@@ -150,7 +153,7 @@ func TestReadCaveatIsBounded(t *testing.T) {
 	}
 }
 
-// foldMapped folds as foldOffer does, so that ReadCaveat reads the phrases ReadOffer reads.
+// foldMapped folds as foldOffer does, so that ReadCaveat reads the phrases Read reads.
 func TestFoldMappedIsFoldOffer(t *testing.T) {
 	cells := []string{"ｶﾞｰﾃﾞﾝ", "か\u3099", "Ｖｅｇａｎ　ＯＫ", " \n a\n\nb ’s \t\n", "\xff\xfe", "㍿ ﬁ Ⅳ", "e\u0301\u0301"}
 	for _, file := range []string{"testdata/offers.tsv", "testdata/offers_blind.tsv", "testdata/offers_blind2.tsv"} {
@@ -168,7 +171,7 @@ func TestFoldMappedIsFoldOffer(t *testing.T) {
 	}
 }
 
-// FuzzReadCaveat: any bytes give valid UTF-8 of at most maxCaveatRunes characters, "" unless ReadOffer
+// FuzzReadCaveat: any bytes give valid UTF-8 of at most maxCaveatRunes characters, "" unless Read
 // reads an offer, without a panic; the folded text of valid UTF-8 is foldOffer's.
 func FuzzReadCaveat(f *testing.F) {
 	for _, c := range caveatCorpus(f, "testdata/caveats.tsv")[:60] {
@@ -177,7 +180,7 @@ func FuzzReadCaveat(f *testing.F) {
 	f.Add("ｳﾞｨｰｶﾞﾝ\xe6\xae\xb5（要予約")
 	f.Add("except except (((( only のみのみ 11:00")
 	f.Fuzz(func(t *testing.T, cell string) {
-		c := clipText(cell, maxOfferBytes)
+		c := textscan.Clip(cell, maxOfferBytes)
 		if m, want := foldMapped(c), foldOffer(c); utf8.ValidString(c) && m.text != want {
 			t.Fatalf("foldMapped(%q) = %q, foldOffer %q", cell, m.text, want)
 		}
@@ -186,8 +189,8 @@ func FuzzReadCaveat(f *testing.F) {
 			if !utf8.ValidString(got) || utf8.RuneCountInString(got) > maxCaveatRunes {
 				t.Fatalf("ReadCaveat(%s, %q) = %q: not valid UTF-8 or too long", tp.Column, cell, got)
 			}
-			if got != "" && ReadOffer(tp, cell) != OfferYes {
-				t.Fatalf("ReadCaveat(%s, %q) = %q, but ReadOffer reads no offer", tp.Column, cell, got)
+			if got != "" && Read(tp, cell) != OfferYes {
+				t.Fatalf("ReadCaveat(%s, %q) = %q, but Read reads no offer", tp.Column, cell, got)
 			}
 		}
 	})

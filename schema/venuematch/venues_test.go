@@ -1,4 +1,4 @@
-package schema
+package venuematch
 
 import (
 	"encoding/csv"
@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/azabudai/ctool/schema"
 )
 
 func sampleStores(tb testing.TB) []Store {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(sampleDir, Stores.SourceFile))
+	f, err := os.Open(filepath.Join("../../input", schema.Stores.SourceFile))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func sampleStores(tb testing.TB) []Store {
 }
 
 func TestVenueMatch(t *testing.T) {
-	v := NewVenues(sampleStores(t))
+	v := New(sampleStores(t))
 	for _, tt := range []struct {
 		venue, id string
 		looks     bool
@@ -69,7 +71,7 @@ func TestVenueMatch(t *testing.T) {
 
 // Two stores of one name: a venue of that name names neither.
 func TestVenueMatchSeveral(t *testing.T) {
-	v := NewVenues([]Store{{"A", "カフェ ソラ"}, {"B", "ｶﾌｪ ｿﾗ"}, {"C", "カフェ ソラ 2号店"}})
+	v := New([]Store{{"A", "カフェ ソラ"}, {"B", "ｶﾌｪ ｿﾗ"}, {"C", "カフェ ソラ 2号店"}})
 	if m := v.Match("カフェ ソラ"); m.Store.ID != "" || len(m.Several) != 2 {
 		t.Errorf("Match = %+v, want two stores alike and none named", m)
 	}
@@ -82,7 +84,7 @@ func TestVenueMatchSeveral(t *testing.T) {
 // store it names has a name that folds to the start of the venue's.
 func FuzzVenueMatch(f *testing.F) {
 	stores := sampleStores(f)
-	v := NewVenues(stores)
+	v := New(stores)
 	for _, s := range []string{"蕎麦 ひより", "クリオロ 六本木", "麻布台ヒルズ 中央広場", "ｱﾗﾋﾞｶ", "\xe6\xae", "店店店店", "bar bar"} {
 		f.Add(s)
 	}

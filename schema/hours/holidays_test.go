@@ -1,4 +1,4 @@
-package schema
+package hours
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/azabudai/ctool/schema"
 )
 
 func TestIsHoliday(t *testing.T) {
@@ -17,7 +19,7 @@ func TestIsHoliday(t *testing.T) {
 		return d
 	}
 	date := func(s string) time.Time {
-		d, err := time.ParseInLocation(time.DateOnly, s, Tokyo)
+		d, err := time.ParseInLocation(time.DateOnly, s, schema.Tokyo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +71,7 @@ func TestHolidayTableFollowsTheLaw(t *testing.T) {
 	perYear := map[int]int{}
 	list := Holidays()
 	for _, h := range list {
-		if h.Date.Location() != Tokyo || h.Date.Hour() != 0 {
+		if h.Date.Location() != schema.Tokyo || h.Date.Hour() != 0 {
 			t.Errorf("%s: not midnight in Tokyo", h.Date)
 		}
 		md := h.Date.Format("01-02")
@@ -138,10 +140,10 @@ func TestHolidayTableFollowsTheLaw(t *testing.T) {
 // TestHolidayTableCoversTheData fails when the sample data's dates, or today in Tokyo, come near the
 // end of the holiday table: is_open on a holiday would then read a holiday as a weekday.
 func TestHolidayTableCoversTheData(t *testing.T) {
-	const extend = "extend schema/holidays.go from 内閣府「国民の祝日について」 (https://www8.cao.go.jp/chosei/shukujitsu/syukujitsu.csv) and move HolidaysEnd"
+	const extend = "extend schema/hours/holidays.go from 内閣府「国民の祝日について」 (https://www8.cao.go.jp/chosei/shukujitsu/syukujitsu.csv) and move HolidaysEnd"
 	check := func(where, s string) {
 		t.Helper()
-		d, err := time.ParseInLocation(time.DateOnly, s, Tokyo)
+		d, err := time.ParseInLocation(time.DateOnly, s, schema.Tokyo)
 		if err != nil {
 			t.Errorf("%s: %q is not a date", where, s)
 			return
@@ -187,7 +189,7 @@ func TestHolidayTableCoversTheData(t *testing.T) {
 	if n == 0 {
 		t.Error("no dates in the sample data: the check is vacuous")
 	}
-	if today, last := time.Now().In(Tokyo), HolidaysEnd.AddDate(0, 0, -30); today.After(last) {
+	if today, last := time.Now().In(schema.Tokyo), HolidaysEnd.AddDate(0, 0, -30); today.After(last) {
 		t.Errorf("today (%s in Tokyo) is within 30 days of the holiday table's end (%s): %s",
 			today.Format(time.DateOnly), HolidaysEnd.Format(time.DateOnly), extend)
 	}

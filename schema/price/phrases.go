@@ -1,4 +1,4 @@
-package schema
+package price
 
 import (
 	"sort"
@@ -34,7 +34,7 @@ const (
 	pcAskCaps                          // ask: pcUnread in capitals ("ASK"), else pcAsk
 )
 
-// pricePhrases is ReadPrice's table. Japanese phrases match anywhere, the longest at each place;
+// pricePhrases is Read's table. Japanese phrases match anywhere, the longest at each place;
 // English ones match whole words, case aside, their words apart by a space, '-' or '.'; a final '.'
 // is read when it is there ("incl."). reach is how many bytes of other text may lie between a phrase
 // and the amount it speaks of: 0 allows only spaces, brackets and other phrases.

@@ -1,10 +1,15 @@
-package schema
+// Package offers reads, from a store's free text, whether it offers something (vegan dishes, step-free
+// access, a nursing room: Read) and what limits the offer (ReadCaveat): the yes/no columns of
+// stores_typed and their caveats.
+package offers
+
+import "github.com/azabudai/ctool/schema/internal/textscan"
 
 // Offers are the yes/no columns stores_typed reads from a store's free text: each says whether the
 // text says the store offers something (vegan dishes, step-free access, a nursing room). The rule is
-// ReadOffer with the phrase table of offers_phrases.go; ingest computes it for every store
+// Read with the phrase table of phrases.go; ingest computes it for every store
 // (migrations/derive.go), and its precision and recall on a corpus of cells are in docs/data.md
-// (schema/testdata/offers.tsv). ReadCaveat (caveats.go) gives what limits an offer a cell states.
+// (schema/offers/testdata/offers.tsv). ReadCaveat (caveats.go) gives what limits an offer a cell states.
 
 // Offer is what a cell says of one offer.
 type Offer int8
@@ -43,11 +48,11 @@ var Topics = []Topic{
 	{Column: "nursing_room_available", Source: "nursing_room", bit: nursing},
 }
 
-// maxOfferBytes bounds the text ReadOffer reads of a cell: a store's note is a few sentences, and a
+// maxOfferBytes bounds the text Read reads of a cell: a store's note is a few sentences, and a
 // cell of megabytes (the data is anyone's) must cost no more than this.
 const maxOfferBytes = 4096
 
-// ReadOffer says what cell, a store's text in t's Source column, says of t's offer. Its reading:
+// Read says what cell, a store's text in t's Source column, says of t's offer. Its reading:
 //
 //   - The text is split into clauses at full stops, commas, colons and the like. A clause that starts
 //     with "ただし", "but", "が、", a bracket and the like is a caveat.
@@ -63,11 +68,11 @@ const maxOfferBytes = 4096
 //   - Failing that, a condition ("要予約", "on request", "shared fryer") is true, a barrier or an
 //     ingredient the food contains ("階段のみ", "小麦を含みます") false, and a mention of the topic true.
 //   - An invitation to ask ("お問い合わせください") says neither: NULL.
-func ReadOffer(t Topic, cell string) Offer {
-	return readOffer(t, tokenize(foldOffer(clipText(cell, maxOfferBytes))))
+func Read(t Topic, cell string) Offer {
+	return readOffer(t, tokenize(foldOffer(textscan.Clip(cell, maxOfferBytes))))
 }
 
-// readOffer is ReadOffer of a cell's tokens.
+// readOffer is Read of a cell's tokens.
 func readOffer(t Topic, toks []token) Offer {
 	var (
 		strong       Offer // the first deciding clause's verdict

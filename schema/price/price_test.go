@@ -1,4 +1,4 @@
-package schema
+package price
 
 import (
 	"bufio"
@@ -79,7 +79,7 @@ func priceRatio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// TestPriceCorpus measures ReadPrice on the corpus. Precision: of the cells it gives a price, the
+// TestPriceCorpus measures Read on the corpus. Precision: of the cells it gives a price, the
 // share whose low and high are both right; recall: of the cells with a price, the share read so.
 // Unread is measured alike. The floors sit a little below what the rule reaches: a change that
 // lowers them fails here.
@@ -90,7 +90,7 @@ func TestPriceCorpus(t *testing.T) {
 	}
 	var given, priced, right, unreadGot, unreadWant, unreadRight int
 	for _, c := range cases {
-		got := ReadPrice(c.cell)
+		got := Read(c.cell)
 		exact := got.OK && c.want.OK && got.Low == c.want.Low && got.High == c.want.High
 		if got.OK {
 			given++
@@ -116,7 +116,7 @@ func TestPriceCorpus(t *testing.T) {
 	}
 	precision, recall := priceRatio(right, given), priceRatio(right, priced)
 	uPrecision, uRecall := priceRatio(unreadRight, unreadGot), priceRatio(unreadRight, unreadWant)
-	t.Logf("ReadPrice on %d cells: precision %.3f (%d/%d), recall %.3f (%d/%d); Unread precision %.3f (%d/%d), recall %.3f (%d/%d)",
+	t.Logf("Read on %d cells: precision %.3f (%d/%d), recall %.3f (%d/%d); Unread precision %.3f (%d/%d), recall %.3f (%d/%d)",
 		len(cases), precision, right, given, recall, right, priced, uPrecision, unreadRight, unreadGot, uRecall, unreadRight, unreadWant)
 	if precision < 0.98 || recall < 0.97 || uPrecision < 0.95 || uRecall < 0.95 {
 		t.Errorf("below the floors: precision 0.98, recall 0.97, and 0.95 for Unread")
@@ -166,13 +166,13 @@ func TestReadPrice(t *testing.T) {
 		{"¥1002002011021122000000000", Price{Unread: true}}, // past int64 too
 		{"", Price{}},
 	} {
-		if got := ReadPrice(tt.cell); got != tt.want {
-			t.Errorf("ReadPrice(%q) = %s, want %s", tt.cell, priceText(got), priceText(tt.want))
+		if got := Read(tt.cell); got != tt.want {
+			t.Errorf("Read(%q) = %s, want %s", tt.cell, priceText(got), priceText(tt.want))
 		}
 	}
 }
 
-// PriceYen is ReadPrice's Low and OK.
+// Yen is Read's Low and OK.
 func TestPriceYen(t *testing.T) {
 	for _, tt := range []struct {
 		description string
@@ -187,33 +187,33 @@ func TestPriceYen(t *testing.T) {
 		{"3種セット", 0, false},
 		{"", 0, false},
 	} {
-		yen, ok := PriceYen(tt.description)
+		yen, ok := Yen(tt.description)
 		if yen != tt.want || ok != tt.ok {
-			t.Errorf("PriceYen(%q) = %d, %v; want %d, %v", tt.description, yen, ok, tt.want, tt.ok)
+			t.Errorf("Yen(%q) = %d, %v; want %d, %v", tt.description, yen, ok, tt.want, tt.ok)
 		}
 	}
 }
 
 // A description is read only so far: past maxPriceBytes it is cut, on a character boundary.
 func TestReadPriceReadsABoundedPrefix(t *testing.T) {
-	if got := ReadPrice(strings.Repeat("あ", maxPriceBytes) + "1,000円"); got.OK {
+	if got := Read(strings.Repeat("あ", maxPriceBytes) + "1,000円"); got.OK {
 		t.Errorf("a price past the bound was read: %s", priceText(got))
 	}
 	long := "1,000円 " + strings.Repeat("S 500円 / ", maxPriceBytes) // more amounts than are kept
-	if got := ReadPrice(long); !got.OK || got.Low != 500 || got.High != 1000 {
+	if got := Read(long); !got.OK || got.Low != 500 || got.High != 1000 {
 		t.Errorf("a long description = %s, want 500-1000", priceText(got))
 	}
 }
 
-// FuzzPriceYen: PriceYen is ReadPrice's Low and OK on any text (descriptions are the data's).
+// FuzzPriceYen: Yen is Read's Low and OK on any text (descriptions are the data's).
 func FuzzPriceYen(f *testing.F) {
 	for _, s := range []string{"2人前から、15,120円(税込)〜", "¥1,200", "￥980", "1個 300 円", "12 34円", "1,2,3\t円", "¥¥5", "\xc2", "\xef\xbf", "99999999999円"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		yen, ok := PriceYen(s)
-		if p := ReadPrice(s); yen != p.Low || ok != p.OK {
-			t.Fatalf("PriceYen(%q) = %d, %v; ReadPrice gives %+v", s, yen, ok, p)
+		yen, ok := Yen(s)
+		if p := Read(s); yen != p.Low || ok != p.OK {
+			t.Fatalf("Yen(%q) = %d, %v; Read gives %+v", s, yen, ok, p)
 		}
 	})
 }
@@ -229,17 +229,17 @@ func FuzzReadPrice(f *testing.F) {
 	f.Add("9,999,999,999,999,999,999円")
 	f.Add("\\1002002011021122000000000") // once read past int64, to a negative price
 	f.Fuzz(func(t *testing.T, s string) {
-		p := ReadPrice(s)
+		p := Read(s)
 		if p.OK && (p.Low < 0 || p.High < p.Low) || !p.OK && (p.Low != 0 || p.High != 0) {
-			t.Fatalf("ReadPrice(%q) = %+v", s, p)
+			t.Fatalf("Read(%q) = %+v", s, p)
 		}
-		if again := ReadPrice(s); again != p {
-			t.Fatalf("ReadPrice(%q) is %+v, then %+v", s, p, again)
+		if again := Read(s); again != p {
+			t.Fatalf("Read(%q) is %+v, then %+v", s, p, again)
 		}
 	})
 }
 
-// oldPriceYen is PriceYen as it was: the first match of priceRegexp, read in one pass. It stays as
+// oldPriceYen is Yen as it was: the first match of priceRegexp, read in one pass. It stays as
 // the benchmarks' baseline.
 func oldPriceYen(s string) (int32, bool) {
 	isDigit := func(b byte) bool { return b >= '0' && b <= '9' }
@@ -272,7 +272,7 @@ func oldPriceYen(s string) (int32, bool) {
 	return 0, false
 }
 
-// priceRegexp is the expression price_yen was computed with in DuckDB before PriceYen.
+// priceRegexp is the expression price_yen was computed with in DuckDB before Yen.
 var priceRegexp = regexp.MustCompile(`[¥￥][0-9][0-9,]*|[0-9][0-9,]*\s*円`)
 
 // The baseline is the old rule: it finds what the expression finds.
@@ -319,7 +319,7 @@ func benchCells(b *testing.B) (all, ascii []string) {
 	return all, ascii
 }
 
-// BenchmarkPrices is ReadPrice over the corpus's cells (all, and those of ASCII only: short, and
+// BenchmarkPrices is Read over the corpus's cells (all, and those of ASCII only: short, and
 // thick with amounts and phrases) and over benchProse; BenchmarkOldPriceYen is the old rule on the
 // same. An op reads every cell of the set once.
 func BenchmarkPrices(b *testing.B) {
@@ -327,21 +327,21 @@ func BenchmarkPrices(b *testing.B) {
 	b.Run("ascii", func(b *testing.B) {
 		for b.Loop() {
 			for _, s := range ascii {
-				ReadPrice(s)
+				Read(s)
 			}
 		}
 	})
 	b.Run("all", func(b *testing.B) {
 		for b.Loop() {
 			for _, s := range all {
-				ReadPrice(s)
+				Read(s)
 			}
 		}
 	})
 	b.Run("prose", func(b *testing.B) {
 		for b.Loop() {
 			for _, s := range benchProse {
-				ReadPrice(s)
+				Read(s)
 			}
 		}
 	})

@@ -1,10 +1,11 @@
-package schema
+package offers
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/azabudai/ctool/schema/internal/textscan"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -13,7 +14,7 @@ const maxCaveatRunes = 200
 
 // ReadCaveat says what limits the offer of t that cell states: the clauses of the cell that put a
 // limit on it, as the cell writes them (trimmed of separators and brackets), joined with "; " and cut
-// to maxCaveatRunes characters with "…". It is "" when ReadOffer does not read the cell as OfferYes,
+// to maxCaveatRunes characters with "…". It is "" when Read does not read the cell as OfferYes,
 // and when the cell states the offer without a limit.
 //
 // A limit is a condition ("要予約", "前日まで", "on request", "要相談"), a quantity or a time ("数量限定",
@@ -24,21 +25,21 @@ const maxCaveatRunes = 200
 // shared kitchen or fryer, contamination, or an ingredient handled beside the food, a caveat means the
 // food is not safe for an allergy or coeliac visitor: an agent must say so, not that it is gluten-free.
 //
-// The reading is ReadOffer's, on the same clauses with the same table: a clause about t limits the
+// The reading is Read's, on the same clauses with the same table: a clause about t limits the
 // offer if it holds a hedge or a limit (cueHedge, cueLimit, cueOnly) that no negation next to it undoes
-// ("予約不要", "no reservation needed", "コンタミなし"), if ReadOffer would read it as a refusal, a barrier
+// ("予約不要", "no reservation needed", "コンタミなし"), if Read would read it as a refusal, a barrier
 // or an ingredient the food contains ("認証なし", "2階は階段のみ", "出汁は鰹節を使用"), or if it starts with
 // "except". "のみ" or "only" next to a food says the food is pure ("植物性食材のみ使用"), not a limit. A
 // caveat opened by "ただし", "but" or a bracket runs to its full stop, commas and all. In vegan_available,
 // a plant milk that is all the cell offers is a limit: the offer is a swap, not a vegan dish.
 func ReadCaveat(t Topic, cell string) string {
-	src := clipText(cell, maxOfferBytes)
+	src := textscan.Clip(cell, maxOfferBytes)
 	m := foldMapped(src)
 	toks := tokenize(m.text)
 	if readOffer(t, toks) != OfferYes {
 		return ""
 	}
-	if !utf8.ValidString(src) && ReadOffer(t, cell) != OfferYes {
+	if !utf8.ValidString(src) && Read(t, cell) != OfferYes {
 		return "" // foldMapped's text may differ from foldOffer's next to a byte not UTF-8
 	}
 	ps := parts(m.text, toks, apart(toks, match(limitTrie(), m.text)))
@@ -51,7 +52,7 @@ func ReadCaveat(t Topic, cell string) string {
 	for i := range ps {
 		v, about := readClause(read, ps[i].toks, follows)
 		if len(ps[i].toks) > 0 {
-			follows = about // as ReadOffer: a clause of no phrase passes nothing on
+			follows = about // as Read: a clause of no phrase passes nothing on
 		}
 		abouts = append(abouts, about)
 		ps[i].limited = about && ps[i].limiting(t, m.text, v)
@@ -84,7 +85,7 @@ func ReadCaveat(t Topic, cell string) string {
 	return clipRunes(strings.Join(out, "; "), maxCaveatRunes)
 }
 
-// part is the text between two separators, with its phrases: a clause of ReadOffer's.
+// part is the text between two separators, with its phrases: a clause of Read's.
 type part struct {
 	start, end int   // in the folded text
 	opener     token // the separator before it; cue 0 at the start
@@ -400,3 +401,5 @@ func clipRunes(s string, n int) string {
 	}
 	return s[:i] + "…"
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }

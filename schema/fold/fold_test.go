@@ -1,4 +1,4 @@
-package schema
+package fold
 
 import (
 	"testing"
@@ -34,11 +34,11 @@ func TestFold(t *testing.T) {
 	}
 }
 
-// Outside FoldRanges no character is mapped by itself, so the ranges are all the inverse of the
+// Outside Ranges no character is mapped by itself, so the ranges are all the inverse of the
 // console's search and the macro's table need; and a folded text folds to itself.
 func TestFoldRangesHoldEveryChange(t *testing.T) {
 	in := func(r rune) bool {
-		for _, rg := range FoldRanges {
+		for _, rg := range Ranges {
 			if r >= rg[0] && r <= rg[1] {
 				return true
 			}
@@ -50,7 +50,7 @@ func TestFoldRangesHoldEveryChange(t *testing.T) {
 			continue
 		}
 		if !in(r) && foldRune(r) != r {
-			t.Errorf("foldRune(%U) = %U, outside FoldRanges", r, foldRune(r))
+			t.Errorf("foldRune(%U) = %U, outside Ranges", r, foldRune(r))
 		}
 		if f := Fold(string(r)); Fold(f) != f {
 			t.Errorf("Fold(%U) = %q, which folds to %q", r, f, Fold(f))

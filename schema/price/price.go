@@ -1,4 +1,10 @@
-package schema
+// Package price reads what a product's description says a visitor pays, in yen (Read, Yen): the
+// products_typed view's price columns, which ingest computes for every description
+// (migrations/derive.go). The phrase table is in phrases.go; the reader's pass over the text in
+// read.go, its amounts in amount.go, and which of them remain in result.go.
+package price
+
+import "github.com/azabudai/ctool/schema/internal/textscan"
 
 // Price is what a product description says a visitor pays, in yen: products_typed.price_yen is Low
 // and price_max_yen is High when it differs from Low.
@@ -8,11 +14,11 @@ type Price struct {
 	Unread    bool  // it holds a price the rule could not read: 時価, "ask", an ambiguous amount
 }
 
-// maxPriceBytes bounds the text ReadPrice reads of a description: a product's prices are in its
+// maxPriceBytes bounds the text Read reads of a description: a product's prices are in its
 // first few sentences, and a cell of megabytes (the data is anyone's) must cost no more than this.
 const maxPriceBytes = 4096
 
-// ReadPrice reads the prices a product description names, in one pass over at most maxPriceBytes
+// Read reads the prices a product description names, in one pass over at most maxPriceBytes
 // of it, with the phrases of pricePhrases. Ingest runs it on every description of the products file.
 //
 // Money: an amount with a currency beside it: ¥ ￥ JPY 日本円 before or after it ("\" before digits
@@ -49,14 +55,14 @@ const maxPriceBytes = 4096
 // amount with a currency refused as ambiguous, malformed or too large ("1、500円", "1,00円", "¥1.5",
 // "2147483648円"); a blank "〇〇円". Text without price words has neither; other currencies ("$12")
 // are not read and not marked.
-func ReadPrice(description string) Price {
+func Read(description string) Price {
 	var r priceReader
-	r.read(clipText(description, maxPriceBytes))
+	r.read(textscan.Clip(description, maxPriceBytes))
 	return r.result()
 }
 
-// PriceYen is ReadPrice's Low and OK: products_typed.price_yen, the lowest price a visitor pays.
-func PriceYen(description string) (yen int32, ok bool) {
-	p := ReadPrice(description)
+// Yen is Read's Low and OK: products_typed.price_yen, the lowest price a visitor pays.
+func Yen(description string) (yen int32, ok bool) {
+	p := Read(description)
 	return p.Low, p.OK
 }

@@ -1,4 +1,4 @@
-package schema
+package offers
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/azabudai/ctool/schema"
 )
 
 type offerCase struct {
@@ -47,12 +49,12 @@ func offerCorpus(tb testing.TB, file string) []offerCase {
 
 var offerWord = map[Offer]string{OfferYes: "true", OfferNo: "false", OfferUnknown: "NULL"}
 
-// offerScores renders ReadOffer's precision and recall on the corpus as the table docs/data.md shows.
+// offerScores renders Read's precision and recall on the corpus as the table docs/data.md shows.
 func offerScores(cases []offerCase) (string, []string) {
 	var misses []string
 	got := map[[2]Offer]int{} // [want, got]
 	for _, c := range cases {
-		g := ReadOffer(c.topic, c.cell)
+		g := Read(c.topic, c.cell)
 		got[[2]Offer{c.want, g}]++
 		if g != c.want {
 			misses = append(misses, fmt.Sprintf("%s: %s %q: %s, want %s", c.where, c.topic.Column, c.cell, offerWord[g], offerWord[c.want]))
@@ -79,10 +81,10 @@ func pct(a, b int) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
 }
 
-// TestOfferCorpus measures ReadOffer on the corpus and holds the figures docs/data.md gives: a change
+// TestOfferCorpus measures Read on the corpus and holds the figures docs/data.md gives: a change
 // to the rule that changes them fails here, with the tables to put there.
 func TestOfferCorpus(t *testing.T) {
-	doc, err := os.ReadFile("../docs/data.md")
+	doc, err := os.ReadFile("../../docs/data.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +93,11 @@ func TestOfferCorpus(t *testing.T) {
 		cases := offerCorpus(t, file)
 		cells += len(cases)
 		table, misses := offerScores(cases)
-		t.Logf("ReadOffer on the %d cells of %s:\n%s", len(cases), file, table)
+		t.Logf("Read on the %d cells of %s:\n%s", len(cases), file, table)
 		for _, m := range misses {
 			t.Log(m)
 		}
-		if !strings.Contains(string(doc), "`schema/"+file+"`, "+fmt.Sprint(len(cases))+" cells:\n\n"+table) {
+		if !strings.Contains(string(doc), "`schema/offers/"+file+"`, "+fmt.Sprint(len(cases))+" cells:\n\n"+table) {
 			t.Errorf("docs/data.md does not give these figures for %s (%d cells):\n%s", file, len(cases), table)
 		}
 	}
@@ -106,14 +108,14 @@ func TestOfferCorpus(t *testing.T) {
 
 // Each offer is a BOOLEAN column of stores_typed read from a text column of stores.
 func TestTopicsAreStoresTypedColumns(t *testing.T) {
-	r, _ := RelationNamed("stores_typed")
+	r, _ := schema.RelationNamed("stores_typed")
 	for _, tp := range Topics {
 		var found bool
 		for _, c := range r.Columns {
 			found = found || c.Name == tp.Column && c.Type == "BOOLEAN" && c.View != nil
 		}
-		src, ok := Stores.Column(tp.Source)
-		if !found || !ok || src.Kind != Text {
+		src, ok := schema.Stores.Column(tp.Source)
+		if !found || !ok || src.Kind != schema.Text {
 			t.Errorf("%s from %s: not a BOOLEAN of stores_typed read from a text column of stores", tp.Column, tp.Source)
 		}
 	}
@@ -146,7 +148,7 @@ func TestReadOffer(t *testing.T) {
 		{"nursing_room_available", "", OfferUnknown},
 		{"nursing_room_available", "   \n ", OfferUnknown},
 	} {
-		if got := ReadOffer(topic[tt.column], tt.cell); got != tt.want {
+		if got := Read(topic[tt.column], tt.cell); got != tt.want {
 			t.Errorf("%s %q = %s, want %s", tt.column, tt.cell, offerWord[got], offerWord[tt.want])
 		}
 	}
@@ -155,10 +157,10 @@ func TestReadOffer(t *testing.T) {
 // A cell is read only so far: past maxOfferBytes it is cut, on a character boundary.
 func TestReadOfferReadsABoundedPrefix(t *testing.T) {
 	long := strings.Repeat("段差なし。", maxOfferBytes) // far past the bound
-	if got := ReadOffer(Topics[3], long); got != OfferYes {
+	if got := Read(Topics[3], long); got != OfferYes {
 		t.Errorf("a long cell = %s, want true", offerWord[got])
 	}
-	if got := ReadOffer(Topics[3], strings.Repeat("あ", maxOfferBytes)+"段差なし"); got != OfferUnknown {
+	if got := Read(Topics[3], strings.Repeat("あ", maxOfferBytes)+"段差なし"); got != OfferUnknown {
 		t.Errorf("a phrase past the bound was read: %s", offerWord[got])
 	}
 }
@@ -173,12 +175,12 @@ func FuzzReadOffer(f *testing.F) {
 	f.Add("no no no not no")
 	f.Fuzz(func(t *testing.T, cell string) {
 		for _, tp := range Topics {
-			got := ReadOffer(tp, cell)
+			got := Read(tp, cell)
 			if got != OfferUnknown && got != OfferYes && got != OfferNo {
-				t.Fatalf("ReadOffer(%s, %q) = %d", tp.Column, cell, got)
+				t.Fatalf("Read(%s, %q) = %d", tp.Column, cell, got)
 			}
-			if again := ReadOffer(tp, cell); again != got {
-				t.Fatalf("ReadOffer(%s, %q) is %d, then %d", tp.Column, cell, got, again)
+			if again := Read(tp, cell); again != got {
+				t.Fatalf("Read(%s, %q) is %d, then %d", tp.Column, cell, got, again)
 			}
 		}
 	})

@@ -1,4 +1,4 @@
-package schema
+package hours
 
 import (
 	"bufio"
@@ -41,7 +41,7 @@ func hoursCorpus(tb testing.TB, file string) []hoursCase {
 	return out
 }
 
-// hoursScore is ReadHours on a corpus: of the cells it reads, those read exactly right (precision);
+// hoursScore is Read on a corpus: of the cells it reads, those read exactly right (precision);
 // of the cells a person reads, those it reads exactly right (recall).
 type hoursScore struct {
 	cells, read, readable, right int
@@ -63,7 +63,7 @@ func scoreHours(cases []hoursCase) hoursScore {
 	var s hoursScore
 	for _, c := range cases {
 		s.cells++
-		h, ok := ReadHours(c.cell)
+		h, ok := Read(c.cell)
 		got := "unknown"
 		if ok {
 			got = h.String()
@@ -82,7 +82,7 @@ func scoreHours(cases []hoursCase) hoursScore {
 	return s
 }
 
-// TestHoursCorpus measures ReadHours on the corpora and holds floors a little below what it reaches: a
+// TestHoursCorpus measures Read on the corpora and holds floors a little below what it reaches: a
 // change to the rule that reads worse fails here. The cells it gets wrong are logged. hours.tsv was
 // written with the rule, hours_blind.tsv after it: the second's figures are the honest ones.
 func TestHoursCorpus(t *testing.T) {
@@ -91,14 +91,14 @@ func TestHoursCorpus(t *testing.T) {
 		cases := hoursCorpus(t, file)
 		all = append(all, cases...)
 		s := scoreHours(cases)
-		t.Logf("ReadHours on the %d cells of %s: precision %.3f (%d/%d read right), recall %.3f (%d/%d readable read right)",
+		t.Logf("Read on the %d cells of %s: precision %.3f (%d/%d read right), recall %.3f (%d/%d readable read right)",
 			s.cells, file, s.precision(), s.right, s.read, s.recall(), s.right, s.readable)
 		for _, m := range s.misses {
 			t.Log(m)
 		}
 	}
 	s := scoreHours(all)
-	t.Logf("ReadHours on all %d cells: precision %.3f, recall %.3f", s.cells, s.precision(), s.recall())
+	t.Logf("Read on all %d cells: precision %.3f, recall %.3f", s.cells, s.precision(), s.recall())
 	if s.cells < 150 {
 		t.Errorf("the corpus has %d cells; it should have at least 150", s.cells)
 	}
@@ -124,7 +124,7 @@ func TestReadHoursReadsTheSampleData(t *testing.T) {
 			continue
 		}
 		n++
-		if _, ok := ReadHours(rec[col]); !ok {
+		if _, ok := Read(rec[col]); !ok {
 			t.Errorf("record %d: not read: %s", i+1, rec[col])
 		}
 	}
@@ -160,9 +160,9 @@ func TestReadHoursJSON(t *testing.T) {
 		{`{"monday": [{"open": "10:00", "close": "20:00"}]`, ""},  // cut short
 		{`{"monday": [{"open": "26:00", "close": "02:00"}]}`, ""}, // closes before it opens
 	} {
-		h, ok := ReadHours(tt.cell)
+		h, ok := Read(tt.cell)
 		if got := h.String(); ok != (tt.want != "") || got != tt.want {
-			t.Errorf("ReadHours(%q) = %q, %v; want %q", tt.cell, got, ok, tt.want)
+			t.Errorf("Read(%q) = %q, %v; want %q", tt.cell, got, ok, tt.want)
 		}
 	}
 }
@@ -282,9 +282,9 @@ func TestReadHoursText(t *testing.T) {
 		{"empty", "", ""},
 		{"no range", "営業中", ""},
 	} {
-		h, ok := ReadHours(tt.cell)
+		h, ok := Read(tt.cell)
 		if got := h.String(); ok != (tt.want != "") || got != tt.want {
-			t.Errorf("%s: ReadHours(%q) = %q, %v; want %q", tt.kind, tt.cell, got, ok, tt.want)
+			t.Errorf("%s: Read(%q) = %q, %v; want %q", tt.kind, tt.cell, got, ok, tt.want)
 		}
 	}
 }
@@ -308,10 +308,10 @@ func TestHoursString(t *testing.T) {
 
 // A cell past maxHoursText is not read, even when its start is hours: the rest could change them.
 func TestReadHoursBound(t *testing.T) {
-	if _, ok := ReadHours("10:00-20:00 " + strings.Repeat("あ", maxHoursText)); ok {
+	if _, ok := Read("10:00-20:00 " + strings.Repeat("あ", maxHoursText)); ok {
 		t.Error("a cell past the bound was read")
 	}
-	if _, ok := ReadHours("10:00-20:00 " + strings.Repeat(" ", maxHoursText-20)); !ok {
+	if _, ok := Read("10:00-20:00 " + strings.Repeat(" ", maxHoursText-20)); !ok {
 		t.Error("a cell within the bound was not read")
 	}
 }
@@ -325,31 +325,31 @@ func FuzzReadHours(f *testing.F) {
 	f.Add("\xe6\x9c\x88\xe3\x80")
 	f.Add("月〜〜金 - - 10:00 〜 〜 翌翌2時")
 	f.Fuzz(func(t *testing.T, cell string) {
-		h, ok := ReadHours(cell)
-		again, ok2 := ReadHours(cell)
+		h, ok := Read(cell)
+		again, ok2 := Read(cell)
 		if ok != ok2 || h.String() != again.String() {
-			t.Fatalf("ReadHours(%q) is %q, %v, then %q, %v", cell, h, ok, again, ok2)
+			t.Fatalf("Read(%q) is %q, %v, then %q, %v", cell, h, ok, again, ok2)
 		}
 		if !ok {
 			if len(h.Spans) != 0 || h.Closed != [8]bool{} {
-				t.Fatalf("ReadHours(%q) is not read but says %q", cell, h)
+				t.Fatalf("Read(%q) is not read but says %q", cell, h)
 			}
 			return
 		}
 		for i, s := range h.Spans {
 			switch {
 			case s.Day < 0 || s.Day > HolidayDay:
-				t.Fatalf("ReadHours(%q): day %d", cell, s.Day)
+				t.Fatalf("Read(%q): day %d", cell, s.Day)
 			case s.Open < 0 || s.Open > latestOpen || s.Close <= s.Open || s.Close > s.Open+24*60:
-				t.Fatalf("ReadHours(%q): span %+v not normalised", cell, s)
+				t.Fatalf("Read(%q): span %+v not normalised", cell, s)
 			case h.Closed[s.Day]:
-				t.Fatalf("ReadHours(%q): %s is closed and open", cell, dayNames[s.Day])
+				t.Fatalf("Read(%q): %s is closed and open", cell, dayNames[s.Day])
 			case i > 0 && (s.Day < h.Spans[i-1].Day || s.Day == h.Spans[i-1].Day && s.Open < h.Spans[i-1].Open):
-				t.Fatalf("ReadHours(%q): spans out of order: %+v", cell, h.Spans)
+				t.Fatalf("Read(%q): spans out of order: %+v", cell, h.Spans)
 			}
 		}
 		if len(h.Spans) == 0 && h.Closed == [8]bool{} {
-			t.Fatalf("ReadHours(%q) is read but says nothing", cell)
+			t.Fatalf("Read(%q) is read but says nothing", cell)
 		}
 	})
 }
@@ -362,7 +362,7 @@ func BenchmarkReadHours(b *testing.B) {
 		b.Run(bb.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, ok := ReadHours(bb.cell); !ok {
+				if _, ok := Read(bb.cell); !ok {
 					b.Fatal("not read")
 				}
 			}

@@ -1,8 +1,10 @@
-package schema
+package hours
 
 import (
 	"sort"
 	"time"
+
+	"github.com/azabudai/ctool/schema"
 )
 
 // Japan's public holidays, for the hours a store keeps on them (Holiday). No maintained Go package is
@@ -20,10 +22,10 @@ type Holiday struct {
 }
 
 // HolidaysEnd is the last date the table covers. Past it IsHoliday knows nothing, and says false.
-var HolidaysEnd = time.Date(2027, 12, 31, 0, 0, 0, 0, Tokyo)
+var HolidaysEnd = time.Date(2027, 12, 31, 0, 0, 0, 0, schema.Tokyo)
 
 // holidaysStart is the first date the table covers.
-var holidaysStart = time.Date(2024, 1, 1, 0, 0, 0, 0, Tokyo)
+var holidaysStart = time.Date(2024, 1, 1, 0, 0, 0, 0, schema.Tokyo)
 
 var holidayTable = []struct{ date, name string }{
 	{"2024-01-01", "元日"},
@@ -111,7 +113,7 @@ var holidays, holidayIndex = func() ([]Holiday, map[string]int) {
 	out := make([]Holiday, len(holidayTable))
 	index := make(map[string]int, len(holidayTable))
 	for i, h := range holidayTable {
-		d, err := time.ParseInLocation(time.DateOnly, h.date, Tokyo)
+		d, err := time.ParseInLocation(time.DateOnly, h.date, schema.Tokyo)
 		if err != nil {
 			panic("schema: holiday table: " + err.Error())
 		}
@@ -127,7 +129,7 @@ var holidays, holidayIndex = func() ([]Holiday, map[string]int) {
 // IsHoliday reports whether d's date in Tokyo is a public holiday. Outside the table (before 2024 or
 // after HolidaysEnd) it is false.
 func IsHoliday(d time.Time) bool {
-	_, ok := holidayIndex[d.In(Tokyo).Format(time.DateOnly)]
+	_, ok := holidayIndex[d.In(schema.Tokyo).Format(time.DateOnly)]
 	return ok
 }
 

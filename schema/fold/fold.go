@@ -1,10 +1,13 @@
-package schema
+// Package fold is the form a name is compared in however it is typed (Fold), in Go and as the SQL
+// macro fold() (MacroSQL), which the main database's migrations create from the same rule.
+package fold
 
 import (
 	"fmt"
 	"strings"
 	"unicode"
 
+	"github.com/azabudai/ctool/schema"
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/width"
 )
@@ -13,7 +16,7 @@ import (
 // is "bay brew". Full-width and half-width forms are one (golang.org/x/text/width), hiragana and
 // katakana are one, ASCII letters have no case, a spacing or half-width sound mark joins the kana
 // before it (ｶﾞ and か゛ are ガ), and white space is one space between words. The console's search
-// folds with it, and queries with the SQL macro fold(), which FoldMacroSQL writes from the same rule.
+// folds with it, and queries with the SQL macro fold(), which MacroSQL writes from the same rule.
 //
 // Fold maps each character alone (foldRune), composes the result (NFC: a kana and its combining mark
 // become one character), then squeezes white space. That order is what SQL can do too: translate(),
@@ -29,11 +32,11 @@ func Fold(s string) string {
 	return strings.Join(strings.Fields(norm.NFC.String(b.String())), " ")
 }
 
-// FoldRanges hold every character that Fold maps by itself; outside them it maps none
+// Ranges hold every character that Fold maps by itself; outside them it maps none
 // (TestFoldRangesHoldEveryChange checks all of Unicode). Each is a group of fold()'s table: ASCII
 // letters, the Kelvin sign, Japanese (ideographic space, hiragana, sound marks), full-width ASCII,
 // half-width katakana, and the rest of the half-width and full-width forms.
-var FoldRanges = [][2]rune{{'A', 'Z'}, {0x212A, 0x212A}, {0x3000, 0x30FF}, {0xFF00, 0xFF60}, {0xFF61, 0xFF9F}, {0xFFA0, 0xFFEF}}
+var Ranges = [][2]rune{{'A', 'Z'}, {0x212A, 0x212A}, {0x3000, 0x30FF}, {0xFF00, 0xFF60}, {0xFF61, 0xFF9F}, {0xFFA0, 0xFFEF}}
 
 // SoundMarks are the marks that may follow a kana: combining, spacing and half-width, voiced then
 // semi-voiced.
@@ -65,19 +68,19 @@ func foldRune(r rune) rune {
 	return r
 }
 
-// FoldMacroSQL is the statement that creates the SQL macro fold(t): Fold in SQL, written from the Go
+// MacroSQL is the statement that creates the SQL macro fold(t): Fold in SQL, written from the Go
 // rule so there is one. translate() maps every character foldRune changes, nfc_normalize() composes a
 // kana with its mark, regexp_replace() squeezes white space (Unicode's White_Space, which
 // strings.Fields splits on) and trim() cuts the ends. NULL gives NULL.
 //
 // DuckDB's translate() builds its table from its arguments on every row, at about 0.1 µs a
 // character: all 343 of Fold's cost 40 µs a row here. So the table a row gets holds only the groups
-// (FoldRanges) of characters the row has, each found by a regexp_matches() of its own: a row of
+// (Ranges) of characters the row has, each found by a regexp_matches() of its own: a row of
 // Japanese text gets the hiragana's 92. BenchmarkFoldMacro (migrations/) measured 14–26 µs a row, for
 // its mix of Japanese and English rows, on the same shared two-core machine (lower(): 0.6 µs).
-func FoldMacroSQL() string {
+func MacroSQL() string {
 	var from, to []string
-	for _, rg := range FoldRanges {
+	for _, rg := range Ranges {
 		var f, t []rune
 		for r := rg[0]; r <= rg[1]; r++ {
 			if x := foldRune(r); x != r {
@@ -89,7 +92,7 @@ func FoldMacroSQL() string {
 		to = append(to, when+sqlString(string(t))+" ELSE '' END")
 	}
 	return fmt.Sprintf("CREATE MACRO %s(t) AS trim(regexp_replace(nfc_normalize(translate(t, %s, %s)), %s, ' ', 'g'))",
-		MacroFold, strings.Join(from, " || "), strings.Join(to, " || "), sqlString(reClass(spaces())+"+"))
+		schema.MacroFold, strings.Join(from, " || "), strings.Join(to, " || "), sqlString(reClass(spaces())+"+"))
 }
 
 // spaces are the white space characters, unicode.IsSpace's.

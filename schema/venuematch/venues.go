@@ -1,4 +1,6 @@
-package schema
+// Package venuematch matches an event's venue to the store it names (Venues.Match): the store of
+// events_typed, and validate's warning for a venue that reads like a store but names none.
+package venuematch
 
 import (
 	"encoding/json"
@@ -7,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/azabudai/ctool/schema/internal/textscan"
 )
 
 // An event's venue (location.venue) ties it to a store when the venue names one store:
@@ -56,8 +60,8 @@ type distinctWord struct {
 // maxVenueBytes bounds what Match reads of a venue: a venue is a name, and the cell is the data's.
 const maxVenueBytes = 512
 
-// NewVenues prepares the stores for matching. Stores with an empty name are left out.
-func NewVenues(stores []Store) *Venues {
+// New prepares the stores for matching. Stores with an empty name are left out.
+func New(stores []Store) *Venues {
 	v := &Venues{byKey: map[string][]int{}, byBare: map[string][]int{}}
 	uses := map[string]map[int]bool{}
 	for _, s := range stores {
@@ -100,7 +104,7 @@ func NewVenues(stores []Store) *Venues {
 
 // foldVenue is the form names are compared in: FoldNFKC (NFKC, which folds full and half width too,
 // lower case, trimmed) and every run of white space one space.
-func foldVenue(s string) string { return foldSpaced(clipText(s, maxVenueBytes)) }
+func foldVenue(s string) string { return textscan.Spaced(textscan.Clip(s, maxVenueBytes)) }
 
 // Match says which store a venue names: the store whose name it is once folded (width, case, spaces
 // ignored), or else the store whose name it starts with, up to a break (a space, a sign, or a change of
