@@ -60,14 +60,14 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzShape -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/guard/
 	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
 	$(GO) test -run='^$$' -fuzz=FuzzJSONCell -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
-	$(GO) test -run='^$$' -fuzz=FuzzPriceYen -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzReadOffer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzVenueMatch -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzReadHours -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzReadPrice -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzReadCaveat -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzEventWeekdays -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
-	$(GO) test -run='^$$' -fuzz=FuzzAddressesAI -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/
+	$(GO) test -run='^$$' -fuzz=FuzzPriceYen -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/price/
+	$(GO) test -run='^$$' -fuzz=FuzzReadOffer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/offers/
+	$(GO) test -run='^$$' -fuzz=FuzzVenueMatch -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/venuematch/
+	$(GO) test -run='^$$' -fuzz=FuzzReadHours -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/hours/
+	$(GO) test -run='^$$' -fuzz=FuzzReadPrice -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/price/
+	$(GO) test -run='^$$' -fuzz=FuzzReadCaveat -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/offers/
+	$(GO) test -run='^$$' -fuzz=FuzzEventWeekdays -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/hours/
+	$(GO) test -run='^$$' -fuzz=FuzzAddressesAI -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/injection/
 	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/worker/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
 	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/

@@ -12,6 +12,8 @@ import (
 
 	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/hours"
+	"github.com/azabudai/ctool/schema/injection"
 	"github.com/xeipuuv/gojsonschema"
 )
 
@@ -77,7 +79,7 @@ func (v *validator) cell(path string, line int, c schema.Column, cell string) (u
 	case schema.JSON:
 		if c.SchemaFile == schema.HoursSchemaFile && !looksLikeJSON(cell) {
 			// Hours written as text are read by the hours rule into the same typed hours.
-			if _, ok := schema.ReadHours(cell); !ok {
+			if _, ok := hours.Read(cell); !ok {
 				untyped(RuleHours, fmt.Sprintf("opening hours the hours rule cannot read: %s", escape.Quote(cell)))
 			}
 			return unknown
@@ -102,7 +104,7 @@ func (v *validator) injection(path string, line int, c schema.Column, cell strin
 	if _, seen := v.plain[cell]; short && seen {
 		return
 	}
-	in, ok := schema.AddressesAI(cell)
+	in, ok := injection.AddressesAI(cell)
 	if !ok {
 		if short && len(v.plain) < maxPlainCells {
 			v.plain[strings.Clone(cell)] = struct{}{} // not a slice of the record, which it would keep

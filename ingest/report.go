@@ -26,7 +26,7 @@ const (
 	RuleReference    = "reference"
 	RuleFile         = "file"      // an entry that is not a regular file, or is over the size limit
 	RuleHours        = "hours"     // opening hours written as text that the hours rule cannot read
-	RuleInjection    = "injection" // a cell of a public dataset whose text addresses an AI agent (schema.AddressesAI)
+	RuleInjection    = "injection" // a cell of a public dataset whose text addresses an AI agent (injection.AddressesAI)
 )
 
 // Problem is one located validation failure. Line is the physical line the offending cell starts on,

@@ -22,6 +22,7 @@ import (
 
 	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/venuematch"
 	"github.com/xeipuuv/gojsonschema"
 )
 
@@ -133,7 +134,7 @@ func Validate(dir string, opts Options) (res *Result, err error) {
 			}
 			if d == schema.Stores {
 				storeIDs = keys
-				v.venues = &venueCheck{venues: schema.NewVenues(v.stores), seen: map[string]*Problem{}}
+				v.venues = &venueCheck{venues: venuematch.New(v.stores), seen: map[string]*Problem{}}
 			}
 			res.Files = append(res.Files, f)
 		}
@@ -182,7 +183,7 @@ type validator struct {
 	plain  map[string]struct{}
 	// stores are the stores file's ids and names as read; venues matches events' venues against them
 	// once that file is read (venues.go).
-	stores []schema.Store
+	stores []venuematch.Store
 	venues *venueCheck
 }
 
@@ -328,7 +329,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 		}
 		switch d {
 		case schema.Stores:
-			v.stores = append(v.stores, schema.Store{ID: record[indexOf(f.Header, "store_id")], Name: record[indexOf(f.Header, "store_name")]})
+			v.stores = append(v.stores, venuematch.Store{ID: record[indexOf(f.Header, "store_id")], Name: record[indexOf(f.Header, "store_name")]})
 		case schema.Events:
 			loc := indexOf(f.Header, "location")
 			v.venue(f, it.cellLine(loc), record[loc])

@@ -5,16 +5,16 @@ import (
 	"strings"
 
 	"github.com/azabudai/ctool/internal/escape"
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/venuematch"
 )
 
 // RuleVenue: an event's venue that reads like a store names one store of the stores file
-// (schema.Venues). A warning: the event is still loaded, its events_typed.store_id NULL.
+// (venuematch.Venues). A warning: the event is still loaded, its events_typed.store_id NULL.
 const RuleVenue = "venue"
 
 // venueCheck matches events' venues against the stores file's names, each venue once.
 type venueCheck struct {
-	venues *schema.Venues
+	venues *venuematch.Venues
 	seen   map[string]*Problem // a venue's problem without its line; nil when it has none
 }
 
@@ -26,7 +26,7 @@ func (v *validator) venue(f *File, line int, location string) {
 	if v.venues == nil {
 		return // no stores file was read
 	}
-	venue := schema.VenueOf(location)
+	venue := venuematch.VenueOf(location)
 	if venue == "" {
 		return
 	}

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/hours"
+	"github.com/azabudai/ctool/schema/offers"
+	"github.com/azabudai/ctool/schema/price"
+	"github.com/azabudai/ctool/schema/venuematch"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -20,7 +23,7 @@ import (
 
 // Given are values the caller has computed already; Fill computes what is not given from the tables.
 type Given struct {
-	// Prices are schema.ReadPrice of every products row's description, in the table's row order:
+	// Prices are price.Read of every products row's description, in the table's row order:
 	// ingest's validation reads the file in the order DuckDB loads it and computes them as it checks
 	// each description, beside the load.
 	Prices []Price
@@ -120,16 +123,16 @@ func fillComputed(ctx context.Context, conn *sql.Conn, given Given) error {
 	})
 }
 
-// eventStoresOf is the store each event's venue names (schema.Venues), in the table's order; the zero
+// eventStoresOf is the store each event's venue names (venuematch.Venues), in the table's order; the zero
 // Store for a venue that names none.
-func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]schema.Store, error) {
-	var stores []schema.Store
+func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]venuematch.Store, error) {
+	var stores []venuematch.Store
 	rows, err := conn.QueryContext(ctx, `SELECT store_id, store_name FROM main.stores`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		var s schema.Store
+		var s venuematch.Store
 		if err := rows.Scan(&s.ID, &s.Name); err != nil {
 			rows.Close()
 			return nil, err
@@ -140,20 +143,20 @@ func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]schema.Store, error) 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	venues := schema.NewVenues(stores)
+	venues := venuematch.New(stores)
 	rows, err = conn.QueryContext(ctx, `SELECT location FROM ctool_derive.events_known`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []schema.Store
-	seen := map[string]schema.Store{}
+	var out []venuematch.Store
+	seen := map[string]venuematch.Store{}
 	for rows.Next() {
 		var location sql.NullString
 		if err := rows.Scan(&location); err != nil {
 			return nil, err
 		}
-		venue := schema.VenueOf(location.String)
+		venue := venuematch.VenueOf(location.String)
 		s, ok := seen[venue]
 		if !ok {
 			s = venues.Match(venue).Store
@@ -164,11 +167,11 @@ func eventStoresOf(ctx context.Context, conn *sql.Conn) ([]schema.Store, error) 
 	return out, rows.Err()
 }
 
-// offersOf reads every store's offers (schema.Topics) from its text, in the table's order: one row of
+// offersOf reads every store's offers (offers.Topics) from its text, in the table's order: one row of
 // store_offers per store, a BOOLEAN or NULL per topic, then each topic's caveat or NULL.
 func offersOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
-	cols := make([]string, len(schema.Topics))
-	for i, t := range schema.Topics {
+	cols := make([]string, len(offers.Topics))
+	for i, t := range offers.Topics {
 		cols[i] = quoteQualified(t.Source)
 	}
 	rows, err := conn.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM main.stores`)
@@ -188,14 +191,14 @@ func offersOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 		}
 		// The offers, then their caveats, in the order of store_offers' columns.
 		row := make([]driver.Value, 2*len(cols))
-		for i, t := range schema.Topics {
-			switch schema.ReadOffer(t, cells[i].String) {
-			case schema.OfferYes:
+		for i, t := range offers.Topics {
+			switch offers.Read(t, cells[i].String) {
+			case offers.OfferYes:
 				row[i] = true
-			case schema.OfferNo:
+			case offers.OfferNo:
 				row[i] = false
 			}
-			if c := schema.ReadCaveat(t, cells[i].String); c != "" {
+			if c := offers.ReadCaveat(t, cells[i].String); c != "" {
 				row[len(cols)+i] = c
 			}
 		}
@@ -224,7 +227,7 @@ func pricesOf(ctx context.Context, conn *sql.Conn) ([]Price, error) {
 
 // PriceOf is a description's entry of Given.Prices: price_max_yen only where several prices differ.
 func PriceOf(description string) Price {
-	p := schema.ReadPrice(description)
+	p := price.Read(description)
 	switch {
 	case !p.OK:
 		return Price{NoPrice, NoPrice, p.Unread}
@@ -298,7 +301,7 @@ func fillUnknown(ctx context.Context, conn *sql.Conn, cells []UnknownCell) error
 
 // fillHolidays writes the public holidays is_open reads.
 func fillHolidays(ctx context.Context, conn *sql.Conn) error {
-	hs := schema.Holidays()
+	hs := hours.Holidays()
 	return appendRowsTo(ctx, conn, "ctool_meta", "public_holidays", len(hs), func(i int) []driver.Value {
 		// The table's dates are Tokyo midnights; DuckDB's DATE is the calendar day, written as UTC.
 		y, m, d := hs[i].Date.Date()
@@ -306,10 +309,10 @@ func fillHolidays(ctx context.Context, conn *sql.Conn) error {
 	})
 }
 
-// dayNames are store_hours.day by schema.Span.Day.
+// dayNames are store_hours.day by hours.Span.Day.
 var dayNames = [...]string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"}
 
-// hoursOf reads every store's opening hours (schema.ReadHours, JSON or text) into the rows of
+// hoursOf reads every store's opening hours (hours.Read, JSON or text) into the rows of
 // ctool_derive.hours. A cell validation could not type reads as no hours: unknown.
 func hoursOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT store_id, store_name, opening_hours FROM ctool_derive.stores_known`)
@@ -327,7 +330,7 @@ func hoursOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 		if !cell.Valid {
 			continue
 		}
-		h, ok := schema.ReadHours(cell.String)
+		h, ok := hours.Read(cell.String)
 		if !ok {
 			continue
 		}
@@ -335,7 +338,7 @@ func hoursOf(ctx context.Context, conn *sql.Conn) ([][]driver.Value, error) {
 			day, open, close := sp.Day, sp.Open, sp.Close
 			if open >= minutesPerDay {
 				// Late-night notation: an opening at 25:00 is the next day's, at 01:00.
-				if day < schema.HolidayDay {
+				if day < hours.HolidayDay {
 					day = (day + 1) % 7
 				}
 				open, close = open-minutesPerDay, close-minutesPerDay
@@ -354,7 +357,7 @@ func clock(minutes int) time.Time {
 	return time.Date(1970, 1, 1, minutes/60, minutes%60, 0, 0, time.UTC)
 }
 
-// eventWeekdaysOf is each event's weekdays (schema.EventWeekdays of its name, description and
+// eventWeekdaysOf is each event's weekdays (hours.EventWeekdays of its name, description and
 // additional_info), in the table's order; nil where it is held every day or the text does not say.
 func eventWeekdaysOf(ctx context.Context, conn *sql.Conn) ([][]string, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT event_name, description, additional_info FROM main.events`)
@@ -368,7 +371,7 @@ func eventWeekdaysOf(ctx context.Context, conn *sql.Conn) ([][]string, error) {
 		if err := rows.Scan(&name, &description, &info); err != nil {
 			return nil, err
 		}
-		out = append(out, schema.EventWeekdays(name.String, description.String, info.String))
+		out = append(out, hours.EventWeekdays(name.String, description.String, info.String))
 	}
 	return out, rows.Err()
 }

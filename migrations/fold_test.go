@@ -6,19 +6,19 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 )
 
-// fold() in a migrated database is schema.Fold: for every character of the ranges Fold changes, alone
+// fold() in a migrated database is fold.Fold: for every character of the ranges Fold changes, alone
 // and followed by each sound mark (so every kana and mark pair), every white space character between
 // words, at the ends and doubled, and samples.
 func TestFoldMacroIsFold(t *testing.T) {
 	db := mustOpenDB(t, Main)
 	var codes []string // SQL expressions of the texts, chr() of code points
-	for _, rg := range schema.FoldRanges {
+	for _, rg := range fold.Ranges {
 		for r := rg[0]; r <= rg[1]; r++ {
 			codes = append(codes, fmt.Sprintf("chr(%d)", r))
-			for _, m := range schema.SoundMarks {
+			for _, m := range fold.SoundMarks {
 				codes = append(codes, fmt.Sprintf("chr(%d) || chr(%d)", r, m))
 			}
 		}
@@ -59,7 +59,7 @@ func TestFoldMacroIsFold(t *testing.T) {
 	}
 }
 
-// compareFold runs q, which gives texts and their fold(), and checks each against schema.Fold.
+// compareFold runs q, which gives texts and their fold(), and checks each against fold.Fold.
 func compareFold(t *testing.T, db *sql.DB, q string) int {
 	t.Helper()
 	rows, err := db.Query(q)
@@ -73,8 +73,8 @@ func compareFold(t *testing.T, db *sql.DB, q string) int {
 		if err := rows.Scan(&x, &got); err != nil {
 			t.Fatal(err)
 		}
-		if want := schema.Fold(x); got != want {
-			t.Errorf("fold(%+q) = %+q in SQL, schema.Fold gives %+q", x, got, want)
+		if want := fold.Fold(x); got != want {
+			t.Errorf("fold(%+q) = %+q in SQL, fold.Fold gives %+q", x, got, want)
 		}
 		n++
 	}

@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 )
 
 //go:embed main/*.sql profiles/*.sql
@@ -53,9 +53,9 @@ const (
 var versions = map[Set]int{Main: 9, Profiles: 2}
 
 // generated are the steps whose SQL Go writes, so that a rule Go also applies has one definition:
-// fold() is schema.Fold in SQL. Each is named like a file, without ".sql", since none exists.
+// fold() is fold.Fold in SQL. Each is named like a file, without ".sql", since none exists.
 var generated = map[Set][]func() Migration{
-	Main: {func() Migration { return Migration{Step: 5, Name: "005_fold_macro", SQL: schema.FoldMacroSQL()} }},
+	Main: {func() Migration { return Migration{Step: 5, Name: "005_fold_macro", SQL: fold.MacroSQL()} }},
 }
 
 // Migration is one numbered step: an SQL file, or SQL that Go writes (generated).

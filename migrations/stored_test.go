@@ -10,6 +10,7 @@ import (
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/price"
 )
 
 // TestStoredRelationsEqualTheirDefinitions builds inputs with ingest and checks that every stored
@@ -69,7 +70,7 @@ func TestStoredRelationsEqualTheirDefinitions(t *testing.T) {
 				if got.Valid {
 					priced++
 				}
-				if yen, ok := schema.PriceYen(d.String); ok != got.Valid || yen != got.Int32 {
+				if yen, ok := price.Yen(d.String); ok != got.Valid || yen != got.Int32 {
 					t.Errorf("products_typed row %d: price_yen %v for %q, which has %d, %v", n, got, d.String, yen, ok)
 				}
 			}

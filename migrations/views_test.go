@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/query/querytest"
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/price"
 )
 
 // insertStore adds a store with only the columns the views read; the rest are NULL, as empty cells load.
@@ -229,7 +229,7 @@ func TestProductsTypedPrice(t *testing.T) {
 	}
 }
 
-// products_typed's prices are schema.ReadPrice of each row's description, stored by Fill:
+// products_typed's prices are price.Read of each row's description, stored by Fill:
 // price_max_yen only where the description lists several prices.
 func TestProductsTypedPrices(t *testing.T) {
 	db := mustOpenDB(t, Main)
@@ -246,7 +246,7 @@ func TestProductsTypedPrices(t *testing.T) {
 	mustFill(t, db)
 	var want []string
 	for _, d := range descriptions {
-		p := schema.ReadPrice(d)
+		p := price.Read(d)
 		switch {
 		case !p.OK:
 			want = append(want, "<nil>|<nil>")
@@ -266,7 +266,7 @@ func TestProductsTypedPrices(t *testing.T) {
 	}
 }
 
-// The offers of stores_typed are schema.ReadOffer of each store's own cells, empty cells NULL.
+// The offers of stores_typed are offers.Read of each store's own cells, empty cells NULL.
 func TestStoresTypedOffers(t *testing.T) {
 	db := mustOpenDB(t, Main)
 	for _, id := range []string{"A", "B", "C"} {

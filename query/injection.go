@@ -2,14 +2,14 @@ package query
 
 import (
 	"github.com/azabudai/ctool/internal/hint"
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/injection"
 )
 
 // nameColumns name a row for the agent, the most particular first: a product's name before its
 // store's.
 var nameColumns = []string{"product_name", "event_name", "store_name"}
 
-// addressedCells are the cells of res's rows whose text addresses an AI agent (schema.AddressesAI),
+// addressedCells are the cells of res's rows whose text addresses an AI agent (injection.AddressesAI),
 // row by row. They are read in Go as the answer holds them, whatever the query selected or computed:
 // at most schema.RowCap rows and MaxResultBytes of text.
 func addressedCells(res *Result) []hint.Addressed {
@@ -51,7 +51,7 @@ func nameOf(row []any, i int) (string, bool) {
 func addressesAI(v any) bool {
 	switch x := v.(type) {
 	case string:
-		_, found := schema.AddressesAI(x)
+		_, found := injection.AddressesAI(x)
 		return found
 	case []any:
 		for _, e := range x {

@@ -3,7 +3,6 @@ package schema
 import (
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -69,25 +68,10 @@ var LabelWords = [][]string{
 
 // FoldNFKC is the form two words are compared in: Unicode NFKC (full-width letters and digits become
 // half-width, half-width kana full-width), lower case, and without surrounding space. It keeps
-// hiragana and katakana apart, unlike Fold: the phrase tables match inside words, where "ない" must
-// not find "ナイト".
+// hiragana and katakana apart, unlike fold.Fold (schema/fold): the phrase tables match inside words,
+// where "ない" must not find "ナイト".
 func FoldNFKC(s string) string {
 	return strings.ToLower(strings.TrimSpace(norm.NFKC.String(s)))
-}
-
-// foldSpaced is FoldNFKC with every run of white space one space, the form free text is matched in.
-func foldSpaced(s string) string { return strings.Join(strings.Fields(FoldNFKC(s)), " ") }
-
-// clipText cuts s to at most n bytes, at the start of a character, so that matching stays linear
-// in a bound whatever a cell holds.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // SameLabel reports whether two words name the same label: equal once folded, or in one group of

@@ -8,7 +8,7 @@ const RowCap = 10
 // Macros are the product's SQL macros, created by the main database's migrations: the only functions
 // of the database file a query may call, and the ones the help teaches.
 const (
-	MacroFold     = "fold"      // fold(text): the text as Fold folds it, to compare names however typed
+	MacroFold     = "fold"      // fold(text): the text as fold.Fold folds it, to compare names however typed
 	MacroIsOpen   = "is_open"   // is_open(store_id, ts): the store is open at that Tokyo time
 	MacroTokyoNow = "tokyo_now" // tokyo_now(): the current time in Tokyo, a TIMESTAMP
 )

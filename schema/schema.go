@@ -1,6 +1,12 @@
 // Package schema owns the dataset definitions: source files, tables, columns, types, descriptions,
 // JSON Schemas and worked examples. Validation, the migrations' checks and the agent help all read it,
 // so a column is described exactly once.
+//
+// The rules that read the data's free text into typed values are its sub-packages, each of one job:
+// hours (opening hours, Japan's public holidays, an event's weekdays), price (a product's price),
+// offers (a store's offers and their caveats), venuematch (the store an event's venue names),
+// injection (text addressed to an AI) and fold (the form names are compared in, and the SQL macro
+// fold()). They import this package; it imports none of them.
 package schema
 
 import (
@@ -174,3 +180,7 @@ func JSONSchema(file string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// HoursSchemaFile is opening_hours' JSON Schema: a cell of that column may be text instead, which
+// hours.Read (schema/hours) reads by the same rule.
+const HoursSchemaFile = "opening_hours.json"

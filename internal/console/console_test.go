@@ -20,6 +20,7 @@ import (
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 )
 
 var update = flag.Bool("update", false, "update the golden pages in testdata/")
@@ -258,7 +259,7 @@ func TestSearchFolds(t *testing.T) {
 		}
 	}
 	for _, row := range want[1:] {
-		if !strings.Contains(schema.Fold(strings.Join(row, " ")), "チョコ") {
+		if !strings.Contains(fold.Fold(strings.Join(row, " ")), "チョコ") {
 			t.Errorf("a row found holds no チョコ: %q", row)
 		}
 	}

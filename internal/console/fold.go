@@ -9,15 +9,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 )
 
-// Search folds text the way people type it, with schema.Fold: full-width and half-width forms are one,
+// Search folds text the way people type it, with fold.Fold: full-width and half-width forms are one,
 // hiragana and katakana are one, ASCII letters have no case, and a half-width or spacing sound mark
 // joins the kana before it (ｶﾞ is ガ). The data is not folded in SQL: DuckDB's translate() over four
 // columns of a million products took 22–35 s here, against 0.3–0.5 s for a plain contains(). Instead
 // the folded words become a pattern (Pattern) that matches exactly the raw text whose fold holds them,
-// built by inverting schema.Fold over every character it changes; DuckDB's regexp_matches reads it at
+// built by inverting fold.Fold over every character it changes; DuckDB's regexp_matches reads it at
 // 1–1.5 s a column of a million descriptions. So the rule is applied the same way to the data and to
 // what is typed, and TestPatternMatchesFold holds the two to each other. A folded search column
 // written at ingest would bring the search down to contains() speed, at the ingest's cost.
@@ -33,22 +33,22 @@ var inverse = sync.OnceValue(func() map[rune][]string {
 		}
 	}
 	var bases []rune
-	for _, rg := range schema.FoldRanges {
+	for _, rg := range fold.Ranges {
 		for r := rg[0]; r <= rg[1]; r++ {
 			if !utf8.ValidRune(r) || unicode.Is(unicode.Cn, r) {
 				continue
 			}
-			if f, ok := oneRune(schema.Fold(string(r))); ok {
+			if f, ok := oneRune(fold.Fold(string(r))); ok {
 				add(f, string(r))
 			}
-			if !slices.Contains(schema.SoundMarks, r) && !unicode.IsSpace(r) {
+			if !slices.Contains(fold.SoundMarks, r) && !unicode.IsSpace(r) {
 				bases = append(bases, r)
 			}
 		}
 	}
 	for _, r := range bases {
-		for _, m := range schema.SoundMarks {
-			if f, ok := oneRune(schema.Fold(string([]rune{r, m}))); ok {
+		for _, m := range fold.SoundMarks {
+			if f, ok := oneRune(fold.Fold(string([]rune{r, m}))); ok {
 				add(f, string([]rune{r, m}))
 			}
 		}
@@ -69,7 +69,7 @@ const maxSearchRunes = 64
 func Terms(typed string) []string {
 	var out []string
 	for _, w := range strings.Fields(typed) {
-		if f := schema.Fold(w); f != "" && len(out) < 5 {
+		if f := fold.Fold(w); f != "" && len(out) < 5 {
 			if utf8.RuneCountInString(f) > maxSearchRunes {
 				f = string([]rune(f)[:maxSearchRunes])
 			}
@@ -80,7 +80,7 @@ func Terms(typed string) []string {
 }
 
 // Pattern is a regular expression (RE2, as DuckDB's regexp_matches reads it) that matches text whose
-// schema.Fold contains the folded word term. A kana that a sound mark could change must not be followed by
+// fold.Fold contains the folded word term. A kana that a sound mark could change must not be followed by
 // one, or カ would find ｶﾞ (ガ); inside the word the next character already rules that out.
 func Pattern(term string) string {
 	var b strings.Builder
@@ -102,8 +102,8 @@ func Pattern(term string) string {
 // make it another character.
 func notMarked(f rune) string {
 	var marks string
-	for _, m := range schema.SoundMarks {
-		if _, ok := oneRune(schema.Fold(string([]rune{f, m}))); ok {
+	for _, m := range fold.SoundMarks {
+		if _, ok := oneRune(fold.Fold(string([]rune{f, m}))); ok {
 			marks += fmt.Sprintf(`\x{%X}`, m)
 		}
 	}

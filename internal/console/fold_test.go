@@ -4,14 +4,14 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 )
 
 // The pattern of a folded word matches a text exactly when the text's fold contains the word: the
 // inverse is held to Fold over every character Fold changes, and over kana with each sound mark.
 func TestPatternMatchesFold(t *testing.T) {
 	var texts []string
-	for _, rg := range schema.FoldRanges {
+	for _, rg := range fold.Ranges {
 		for r := rg[0]; r <= rg[1]; r++ {
 			texts = append(texts, string(r), string(r)+"ﾞ", string(r)+"\u3099", string(r)+"ﾟ", "x"+string(r)+"y")
 		}
@@ -30,7 +30,7 @@ func TestPatternMatchesFold(t *testing.T) {
 }
 
 func containsFold(text, term string) bool {
-	return regexp.MustCompile(regexp.QuoteMeta(term)).MatchString(schema.Fold(text))
+	return regexp.MustCompile(regexp.QuoteMeta(term)).MatchString(fold.Fold(text))
 }
 
 func TestTerms(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/injection"
+	"github.com/azabudai/ctool/schema/price"
 )
 
 // listData is a list page.
@@ -48,9 +50,9 @@ type cell struct {
 	// Unread marks a NULL price_yen whose description states a price the price rule could not read
 	// (時価, 店頭にて): NULL there is not "no price".
 	Unread bool
-	// AI is what of the value addresses an AI agent rather than a visitor (schema.AddressesAI): the
+	// AI is what of the value addresses an AI agent rather than a visitor (injection.AddressesAI): the
 	// page marks it, as answers to the agent do; nil for most cells.
-	AI *schema.Injection
+	AI *injection.Injection
 }
 
 // facet is one facet column's counts.
@@ -229,13 +231,13 @@ func (t *table) recordQuery(byName map[string]any) string {
 }
 
 // unreadPrice reports whether a products row's NULL price_yen stands for a price its description
-// states but the price rule (schema.ReadPrice, as at ingest) could not read.
+// states but the price rule (price.Read, as at ingest) could not read.
 func (t *table) unreadPrice(c column, ce cell, byName map[string]any) bool {
 	if t.D.Name != "products" || c.Name != "price_yen" || !ce.Null {
 		return false
 	}
 	d, ok := byName["product_description"].(string)
-	return ok && schema.ReadPrice(d).Unread
+	return ok && price.Read(d).Unread
 }
 
 // makeCell is one value of column c as a page shows it.
@@ -263,9 +265,9 @@ func makeCell(c column, v any) cell {
 }
 
 // addressesAI is what of a text value addresses an AI agent, or nil.
-func addressesAI(v any) *schema.Injection {
+func addressesAI(v any) *injection.Injection {
 	if s, ok := v.(string); ok {
-		if in, found := schema.AddressesAI(s); found {
+		if in, found := injection.AddressesAI(s); found {
 			return &in
 		}
 	}

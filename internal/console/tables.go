@@ -34,7 +34,7 @@ type column struct {
 }
 
 // productsTyped is products_typed with each row's number. products_typed is a view, which has no
-// rowid: the console joins the stored prices (schema.ReadPrice, written at ingest) by position as the
+// rowid: the console joins the stored prices (price.Read, written at ingest) by position as the
 // view does, so it shows exactly the prices the agent reads (TestProductsRelation).
 const productsTyped = `(SELECT p.rowid AS _row, p.*, pr.price_yen, pr.price_max_yen
         FROM products p POSITIONAL JOIN ctool_derive.product_prices pr)`

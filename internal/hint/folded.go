@@ -7,11 +7,11 @@ import (
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/internal/textout"
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 )
 
 // Folded: names are typed in many forms (ｼﾞｪﾗｰﾄ for ジェラート, ＢＡＲ for bar, hiragana for katakana,
-// two spaces for one), and the build has the SQL macro fold() (schema.Fold) to compare them however
+// two spaces for one), and the build has the SQL macro fold() (fold.Fold) to compare them however
 // typed. When a LIKE, ILIKE, = or contains() on a free-text column matches no row as written but does
 // once both sides are folded, the hint writes the folded condition, with how many rows it matches and
 // their first values.
@@ -21,7 +21,7 @@ const Folded Kind = "folded"
 const maxFolded = 3
 
 // maxFoldValues is the most distinct values of a column the hint folds: fold() costs 50 to 100
-// microseconds a value here (schema.FoldMacroSQL), and an empty answer should not wait long for it.
+// microseconds a value here (fold.MacroSQL), and an empty answer should not wait long for it.
 // A variable for its test.
 var maxFoldValues = 2000
 
@@ -34,7 +34,7 @@ var folded = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint {
 	var match guard.SQL
 	var written string
 	lit := database.QuoteString(c.literals[0])
-	// The literal is folded here, by schema.Fold (TestFoldMacroIsFold holds fold() to it): fold(?)
+	// The literal is folded here, by fold.Fold (TestFoldMacroIsFold holds fold() to it): fold(?)
 	// would be run again on every row.
 	switch c.op {
 	case "=":
@@ -59,7 +59,7 @@ var folded = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint {
 	// Each distinct value is folded once, and counted with its rows.
 	rows, err := p.conn.Query(p.ctx, guard.Format("SELECT v, sum(n) OVER (), count(*) OVER () FROM "+
 		"(SELECT %s AS v, count(*) AS n FROM %s WHERE %s IS NOT NULL GROUP BY v) WHERE %s ORDER BY v LIMIT %s",
-		col, rel, col, match, guard.Int(maxFolded)), schema.Fold(c.literals[0]))
+		col, rel, col, match, guard.Int(maxFolded)), fold.Fold(c.literals[0]))
 	if err != nil {
 		return nil
 	}

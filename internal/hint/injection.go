@@ -9,7 +9,7 @@ import (
 )
 
 // AddressedToAI: a cell of an answer's rows whose text addresses an AI agent rather than the visitor
-// (schema.AddressesAI), such as a prompt injection planted in a page the data was scraped from. The
+// (injection.AddressesAI), such as a prompt injection planted in a page the data was scraped from. The
 // rows are returned as they are, since the text may be all the page says; the note names each such
 // cell and tells the agent it is data, not instructions.
 const AddressedToAI Kind = "addressed-to-ai"

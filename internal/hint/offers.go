@@ -7,12 +7,13 @@ import (
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/querytree"
 	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/offers"
 )
 
 // OfferText: a store's offers (vegan_info, accessibility, ...) are free text that says no as often as
 // yes ("ヴィーガン対応はしておりません"), so a condition on the text (IS NOT NULL, LIKE '%ヴィーガン%')
 // also finds the stores that do not offer it. When a query's WHERE tests such a column and the query
-// never names the stores_typed column that reads it (schema.Topics), the note names that column.
+// never names the stores_typed column that reads it (offers.Topics), the note names that column.
 const OfferText Kind = "offer-text"
 
 // OfferNotes is q's OfferText notes, one per offer it tests by its text alone. They follow the
@@ -22,8 +23,8 @@ const OfferText Kind = "offer-text"
 func OfferNotes(ctx context.Context, conn *database.Conn, q *Query) []Hint {
 	// The text test spares every other query the parse: the statement decides.
 	lower := strings.ToLower(q.Text)
-	var topics []schema.Topic
-	for _, t := range schema.Topics {
+	var topics []offers.Topic
+	for _, t := range offers.Topics {
 		if strings.Contains(lower, t.Source) {
 			topics = append(topics, t)
 		}

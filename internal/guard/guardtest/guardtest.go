@@ -35,7 +35,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/schema"
+	"github.com/azabudai/ctool/schema/fold"
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -129,7 +129,7 @@ var StandInRelations = []string{
 }
 
 // standInSQL builds a small database shaped like ctool's: the public tables, typed views, file-named
-// alias views and macros (and fold, which OpenStandIn makes from schema.FoldMacroSQL as the migrations
+// alias views and macros (and fold, which OpenStandIn makes from fold.MacroSQL as the migrations
 // do), plus relations no query may reach: profiles, ctool_meta.build, secret_profiles,
 // ctool.ingest_log, and fifty (which row-cap tests allow).
 var standInSQL = []string{
@@ -215,7 +215,7 @@ func standIn(tb testing.TB, path string) (*sql.Conn, *sql.DB) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { conn.Close() })
-	for _, s := range append(standInSQL, schema.FoldMacroSQL()) {
+	for _, s := range append(standInSQL, fold.MacroSQL()) {
 		if _, err := conn.ExecContext(context.Background(), s); err != nil {
 			tb.Fatalf("stand-in setup %q: %v", s, err)
 		}
