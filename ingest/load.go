@@ -13,7 +13,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -105,13 +104,13 @@ func samePlan(loaded, validated []*File) bool {
 func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	var columns []string
 	for _, name := range f.Header {
-		columns = append(columns, database.QuoteString(name)+": 'VARCHAR'")
+		columns = append(columns, schema.QuoteString(name)+": 'VARCHAR'")
 	}
 	// A typed column's cell that cannot be typed was a warning: it loads as NULL, its value unknown.
 	var casts []string
 	for _, name := range f.Header {
 		if c, _ := f.Dataset.Column(name); c.SQLType(f.Dataset.Private) != "VARCHAR" {
-			casts = append(casts, fmt.Sprintf("TRY_CAST(%s AS %s) AS %s", database.QuoteIdent(name), c.SQLType(true), database.QuoteIdent(name)))
+			casts = append(casts, fmt.Sprintf("TRY_CAST(%s AS %s) AS %s", schema.QuoteIdent(name), c.SQLType(true), schema.QuoteIdent(name)))
 		}
 	}
 	selectList := "*"
@@ -119,7 +118,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 		selectList = "* REPLACE (" + strings.Join(casts, ", ") + ")"
 	}
 	if f.Dataset.Private {
-		selectList = database.QuoteString(f.Name) + " AS source_file, " + selectList
+		selectList = schema.QuoteString(f.Name) + " AS source_file, " + selectList
 	}
 	// Explicit options: no sniffing, RFC 4180 quoting, every column text, and an empty cell, quoted
 	// ("") or not, is NULL, as validation treats both as empty. DuckDB's strict reader takes one line
@@ -134,7 +133,7 @@ func loadCSV(ctx context.Context, db *sql.DB, f *File) error {
 	load := fmt.Sprintf(`INSERT INTO %s BY NAME SELECT %s FROM read_csv(%s, header = true, auto_detect = false,
 		delim = ',', quote = '"', escape = '"', strict_mode = %t, max_line_size = %d, columns = {%s},
 		nullstr = '', allow_quoted_nulls = true)`,
-		database.QuoteIdent(f.Dataset.Table), selectList, database.QuoteString(fdPath(f.fh)), !hasCR, maxRecordBytes(f), strings.Join(columns, ", "))
+		schema.QuoteIdent(f.Dataset.Table), selectList, schema.QuoteString(fdPath(f.fh)), !hasCR, maxRecordBytes(f), strings.Join(columns, ", "))
 	if _, err := db.ExecContext(ctx, load); err != nil {
 		return fmt.Errorf("load %s: %w", f.Path, err)
 	}
@@ -164,9 +163,9 @@ func containsCR(f *File) (bool, error) {
 // number of non-NULL cells in every column (validation's non-empty ones) and the same number of bytes
 // in every text column, so DuckDB and validation can never disagree about the data.
 func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
-	table, where := database.QuoteIdent(f.Dataset.Table), ""
+	table, where := schema.QuoteIdent(f.Dataset.Table), ""
 	if f.Dataset.Private {
-		where = " WHERE source_file = " + database.QuoteString(f.Name)
+		where = " WHERE source_file = " + schema.QuoteString(f.Name)
 	}
 	var text []string
 	for _, name := range f.Header {
@@ -178,7 +177,7 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 		// encoding/csv reads a CRLF inside a quoted field as LF; DuckDB keeps it. Store what validation saw.
 		var sets []string
 		for _, name := range text {
-			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", database.QuoteIdent(name), database.QuoteIdent(name)))
+			sets = append(sets, fmt.Sprintf("%s = replace(%s, chr(13) || chr(10), chr(10))", schema.QuoteIdent(name), schema.QuoteIdent(name)))
 		}
 		if _, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s%s", table, strings.Join(sets, ", "), where)); err != nil {
 			return fmt.Errorf("load %s: %w", f.Path, err)
@@ -186,10 +185,10 @@ func checkLoaded(ctx context.Context, db *sql.DB, f *File) error {
 	}
 	checks := []string{"count(*)"}
 	for _, name := range f.Header {
-		checks = append(checks, fmt.Sprintf("count(%s)", database.QuoteIdent(name)))
+		checks = append(checks, fmt.Sprintf("count(%s)", schema.QuoteIdent(name)))
 	}
 	for _, name := range text {
-		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", database.QuoteIdent(name)))
+		checks = append(checks, fmt.Sprintf("coalesce(sum(strlen(%s)), 0)", schema.QuoteIdent(name)))
 	}
 	dest := make([]int64, len(checks))
 	ptrs := make([]any, len(checks))

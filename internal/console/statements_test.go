@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -57,7 +56,7 @@ func exportSelect(dataset string) (string, error) {
 		if i > 0 {
 			cols += ", "
 		}
-		cols += database.QuoteIdent(c.Name)
+		cols += schema.QuoteIdent(c.Name)
 	}
 	return "SELECT " + cols + " FROM " + t.from.String() + " AS t ORDER BY _row", nil
 }
@@ -76,7 +75,7 @@ func TestBenchStatements(t *testing.T) {
 	cases := map[string]string{
 		"products list, facets": "",
 		// カカオ is in about one description in sixteen of the generated data (チョコ in none).
-		"products search かかお": "q=" + url.QueryEscape("かかお"),
+		"products search かかお":                             "q=" + url.QueryEscape("かかお"),
 		"products search ｶｶｵ, tag facet, sorted by price": "q=" + url.QueryEscape("ｶｶｵ") + "&tag=" + url.QueryEscape("スイーツ") + "&_sort=price_yen",
 	}
 	out := benchStatements{Lists: map[string][]statement{}}

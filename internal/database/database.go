@@ -132,7 +132,7 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 			_, err := ex.ExecContext(context.Background(), use, nil)
 			return err
 		}
-		attach := "ATTACH " + QuoteString(path) + " AS " + attachedAs + " (READ_ONLY)"
+		attach := "ATTACH " + schema.QuoteString(path) + " AS " + attachedAs + " (READ_ONLY)"
 		if _, err := ex.ExecContext(context.Background(), attach, nil); err != nil {
 			return noDatabase(path, "cannot be opened: "+err.Error(), err)
 		}
@@ -240,7 +240,7 @@ func publicTables() string {
 	var names []string
 	for _, r := range schema.Relations() {
 		if r.Kind == schema.TableRelation {
-			names = append(names, attachedAs+".main."+QuoteIdent(r.Name))
+			names = append(names, attachedAs+".main."+schema.QuoteIdent(r.Name))
 		}
 	}
 	return "SELECT NULL FROM " + strings.Join(names, ", ")

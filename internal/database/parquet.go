@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -113,10 +114,10 @@ func (p *Parquet) open() error {
 	}
 	defs := make([]string, len(p.cols))
 	for i, c := range p.cols {
-		defs[i] = QuoteIdent(c.Name) + " " + c.Type
+		defs[i] = schema.QuoteIdent(c.Name) + " " + c.Type
 	}
 	for _, stmt := range []string{
-		"SET allowed_directories = [" + QuoteString(dir) + "]",
+		"SET allowed_directories = [" + schema.QuoteString(dir) + "]",
 		"SET enable_external_access = false",
 		"SET lock_configuration = true",
 		"CREATE TABLE export (" + strings.Join(defs, ", ") + ")",
@@ -154,7 +155,7 @@ func (p *Parquet) WriteTo(w io.Writer) (int64, error) {
 	}
 	p.app = nil
 	file := filepath.Join(p.dir, "export.parquet")
-	copyTo := "COPY export TO " + QuoteString(file) + " (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE " + strconv.Itoa(p.rowGroup) + ")"
+	copyTo := "COPY export TO " + schema.QuoteString(file) + " (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE " + strconv.Itoa(p.rowGroup) + ")"
 	if _, err := p.conn.ExecContext(context.Background(), copyTo); err != nil {
 		return 0, fmt.Errorf("parquet: %w", err)
 	}

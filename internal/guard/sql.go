@@ -74,7 +74,7 @@ func Ident(name string) (SQL, error) {
 	if !knownName(name) {
 		return SQL{}, fmt.Errorf("guard: %q is no public relation or column", name)
 	}
-	return SQL{`"` + strings.ReplaceAll(name, `"`, `""`) + `"`}, nil
+	return SQL{schema.QuoteIdent(name)}, nil
 }
 
 // MustIdent is Ident for names taken from schema/ itself; it panics on any other.

@@ -3,9 +3,9 @@ package hint
 import (
 	"strings"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/internal/querytree"
+	"github.com/azabudai/ctool/schema"
 )
 
 // The conditions of a query that the hints look at one by one (nomatch.go and the analyzers after it),
@@ -113,11 +113,11 @@ func conditionOf(e querytree.Expr, scope []scopeEntry) []condition {
 			return nil
 		}
 		if col, ok := resolve(l, scope); ok && !col.list {
-			return []condition{{ref: unwrapped(l), col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + database.QuoteString(lit)}}
+			return []condition{{ref: unwrapped(l), col: col, op: "=", literals: []string{lit}, text: col.shown() + " = " + schema.QuoteString(lit)}}
 		}
 		if c, ok := jsonField(l, scope); ok {
 			c.literals = []string{lit}
-			c.text += " = " + database.QuoteString(lit)
+			c.text += " = " + schema.QuoteString(lit)
 			return []condition{c}
 		}
 	case querytree.OpIn:
@@ -153,17 +153,17 @@ func functionCondition(e querytree.Expr, scope []scopeEntry) []condition {
 	ref := unwrapped(args[0])
 	if op, ok := likeOps[fn]; ok && !col.list {
 		if lit, ok := args[1].Text(); ok {
-			return []condition{{ref: ref, col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + database.QuoteString(lit)}}
+			return []condition{{ref: ref, col: col, op: op, literals: []string{lit}, text: col.shown() + " " + op + " " + schema.QuoteString(lit)}}
 		}
 	}
 	switch fn {
 	case "contains":
 		if lit, ok := args[1].Text(); ok && !col.list {
-			return []condition{{ref: ref, col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + database.QuoteString(lit) + ")"}}
+			return []condition{{ref: ref, col: col, op: "contains", literals: []string{lit}, text: "contains(" + col.shown() + ", " + schema.QuoteString(lit) + ")"}}
 		}
 	case "list_contains", "list_has", "array_contains", "array_has":
 		if lit, ok := args[1].Text(); ok && col.list {
-			return []condition{{ref: ref, col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + database.QuoteString(lit) + ")"}}
+			return []condition{{ref: ref, col: col, op: "list_contains", literals: []string{lit}, text: fn + "(" + col.name + ", " + schema.QuoteString(lit) + ")"}}
 		}
 	case "list_has_any", "array_has_any":
 		if args[1].Function() != "list_value" || !col.list {
@@ -211,7 +211,7 @@ func jsonField(e querytree.Expr, scope []scopeEntry) (condition, bool) {
 	if !ok {
 		return condition{}, false
 	}
-	c := condition{col: col, op: "json", path: path, text: fn + "(" + col.name + ", " + database.QuoteString(path) + ")"}
+	c := condition{col: col, op: "json", path: path, text: fn + "(" + col.name + ", " + schema.QuoteString(path) + ")"}
 	if f := strings.ToLower(fn); f == "json_extract_string" || f == "->>" {
 		c.ref = e // text, as the column's values are read; the others give JSON
 	}

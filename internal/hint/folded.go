@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/internal/textout"
+	"github.com/azabudai/ctool/schema"
 	"github.com/azabudai/ctool/schema/fold"
 )
 
@@ -33,7 +33,7 @@ var folded = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint {
 	col, rel := guard.MustIdent(c.col.name), guard.MustIdent(c.col.relation)
 	var match guard.SQL
 	var written string
-	lit := database.QuoteString(c.literals[0])
+	lit := schema.QuoteString(c.literals[0])
 	// The literal is folded here, by fold.Fold (TestFoldMacroIsFold holds fold() to it): fold(?)
 	// would be run again on every row.
 	switch c.op {

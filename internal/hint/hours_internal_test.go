@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -60,7 +59,7 @@ func quoted(names []string) string {
 		if i > 0 {
 			out += " "
 		}
-		out += database.QuoteString(n)
+		out += schema.QuoteString(n)
 	}
 	return out + "]"
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/textout"
+	"github.com/azabudai/ctool/schema"
 )
 
 // AddressedToAI: a cell of an answer's rows whose text addresses an AI agent rather than the visitor
@@ -36,7 +36,7 @@ func InjectionNotes(cells []Addressed) []Hint {
 		}
 		w := fmt.Sprintf("results[%d].%s", c.Row, c.Column)
 		if c.NameColumn != "" {
-			w += fmt.Sprintf(" (%s = %s)", c.NameColumn, database.QuoteString(clipText(c.Name, 60)))
+			w += fmt.Sprintf(" (%s = %s)", c.NameColumn, schema.QuoteString(clipText(c.Name, 60)))
 		}
 		where = append(where, w)
 	}

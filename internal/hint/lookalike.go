@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 	"golang.org/x/text/unicode/runenames"
 )
@@ -26,7 +25,7 @@ var lookAlike = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hint
 	for _, lit := range c.literals {
 		for _, v := range p.nearValues(i).close {
 			if d := charDifference(c.searched(lit), v); d != "" {
-				out = append(out, Hint{Kind: LookAlike, Condition: c.text, Text: database.QuoteString(v) + " has " + d})
+				out = append(out, Hint{Kind: LookAlike, Condition: c.text, Text: schema.QuoteString(v) + " has " + d})
 			}
 		}
 	}

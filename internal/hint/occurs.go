@@ -62,7 +62,7 @@ func occurs(ctx context.Context, conn *database.Conn, cache *Cache, c condition)
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].n > hits[j].n })
-	subject := database.QuoteString(c.literals[0])
+	subject := schema.QuoteString(c.literals[0])
 	if len(words) > 1 {
 		subject += " (or " + quoteList(words[1:min(len(words), 4)]) + ")"
 	}

@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -150,7 +149,7 @@ func abs(n int) int {
 func quoteList(values []string) string {
 	q := make([]string, len(values))
 	for i, v := range values {
-		q[i] = database.QuoteString(clipText(v, 60))
+		q[i] = schema.QuoteString(clipText(v, 60))
 	}
 	return strings.Join(q, ", ")
 }

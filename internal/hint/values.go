@@ -26,7 +26,7 @@ var heldValues = &analyzer{scope: eachCondition, run: func(p *pass, i int) []Hin
 	}
 	subject := c.col.name
 	if c.op == "json" {
-		subject = "json_extract_string(" + c.col.name + ", " + database.QuoteString(c.path) + ")"
+		subject = "json_extract_string(" + c.col.name + ", " + schema.QuoteString(c.path) + ")"
 	}
 	var text string
 	switch {

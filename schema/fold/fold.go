@@ -87,12 +87,12 @@ func MacroSQL() string {
 				f, t = append(f, r), append(t, x)
 			}
 		}
-		when := fmt.Sprintf("CASE WHEN regexp_matches(t, %s) THEN ", sqlString(reClass(f)))
-		from = append(from, when+sqlString(string(f))+" ELSE '' END")
-		to = append(to, when+sqlString(string(t))+" ELSE '' END")
+		when := fmt.Sprintf("CASE WHEN regexp_matches(t, %s) THEN ", schema.QuoteString(reClass(f)))
+		from = append(from, when+schema.QuoteString(string(f))+" ELSE '' END")
+		to = append(to, when+schema.QuoteString(string(t))+" ELSE '' END")
 	}
 	return fmt.Sprintf("CREATE MACRO %s(t) AS trim(regexp_replace(nfc_normalize(translate(t, %s, %s)), %s, ' ', 'g'))",
-		schema.MacroFold, strings.Join(from, " || "), strings.Join(to, " || "), sqlString(reClass(spaces())+"+"))
+		schema.MacroFold, strings.Join(from, " || "), strings.Join(to, " || "), schema.QuoteString(reClass(spaces())+"+"))
 }
 
 // spaces are the white space characters, unicode.IsSpace's.
@@ -129,6 +129,3 @@ func reClass(rs []rune) string {
 	b.WriteString("]")
 	return b.String()
 }
-
-// sqlString is s as an SQL string literal.
-func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
