@@ -15,6 +15,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,15 +112,27 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 	case err != nil:
 		return nil, noDatabase(path, "cannot be read: "+pathErr(err), err)
 	case info.IsDir():
-		return nil, noDatabase(path, "does not exist", nil)
+		e := noDatabase(path, "is a directory, not a build file", nil)
+		e.Hint = "name the build file in it, e.g. --db " + filepath.Join(path, "ctool.duckdb") + ", or " + NoDatabaseHint
+		return nil, e
 	}
 	// DuckDB's own failure to open says nothing a program can test; opening the file first gives a
-	// cause that errors.Is can match (fs.ErrPermission for a file that cannot be read).
+	// cause that errors.Is can match (fs.ErrPermission for a file that cannot be read), and its first
+	// bytes tell a DuckDB file from anything else, which DuckDB would report as a catalog error.
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, noDatabase(path, "cannot be read: "+pathErr(err), err)
 	}
+	head := make([]byte, 12)
+	n, _ := io.ReadFull(fh, head)
 	fh.Close()
+	if n < len(head) || string(head[8:12]) != duckdbMagic {
+		e := noDatabase(path, "is not a DuckDB database file", nil)
+		if strings.EqualFold(filepath.Ext(path), ".csv") {
+			e.Hint = "it is a CSV file: ctool ingest --input " + filepath.Dir(path) + " builds a database from the CSV files there"
+		}
+		return nil, e
+	}
 	var mu sync.Mutex
 	attached := false
 	// Every connection of the pool reads the attached file by default; the first one attaches it and
@@ -164,9 +177,12 @@ func openFile(ctx context.Context, path string, o options) (*File, error) {
 	return f, nil
 }
 
+// duckdbMagic is what a DuckDB database file holds at bytes 8 to 12.
+const duckdbMagic = "DUCK"
+
 // noDatabase is the "no usable database" error: errors.Is matches both ErrNoDatabase and the cause.
 // The message is what says; the cause is kept for programs, not repeated in it.
-func noDatabase(path, what string, cause error) error {
+func noDatabase(path, what string, cause error) *fault.Error {
 	err := ErrNoDatabase
 	if cause != nil {
 		err = fmt.Errorf("%w: %w", ErrNoDatabase, cause)
