@@ -23,8 +23,11 @@ func newHelpCommand() *cli.Command {
 			for _, name := range c.Args().Slice() {
 				cmd := findCommand(commands, name)
 				if cmd == nil {
-					return unknownWord(fmt.Sprintf("unknown command %q", strings.Join(append(path, name), " ")), name,
-						commandNames(commands), strings.Join(path, " ")+" --help")
+					msg := fmt.Sprintf("unknown command %q", name)
+					if len(path) > 1 {
+						msg = fmt.Sprintf("%q has no command %q", strings.Join(path, " "), name)
+					}
+					return unknownWord(msg, name, commandNames(commands), strings.Join(path, " ")+" --help")
 				}
 				path = append(path, cmd.Name)
 				commands = cmd.Subcommands
