@@ -6,6 +6,8 @@ VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 DB       ?= data/ctool.duckdb
 PREFIX   ?= /usr/local
+# A leading ~ is the home directory, whether or not the shell expanded it (sh leaves PREFIX=~/x as is).
+prefix   := $(patsubst ~%,$(HOME)%,$(PREFIX))
 
 .PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-console console-e2e bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth conformance-langchain clean
 
@@ -20,13 +22,13 @@ man: build
 
 # PREFIX=~/.local installs without root; DESTDIR stages a package.
 install: build man
-	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1'
-	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/ctool'
-	install -m 644 bin/ctool.1 '$(DESTDIR)$(PREFIX)/share/man/man1/ctool.1'
-	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+	install -d '$(DESTDIR)$(prefix)/bin' '$(DESTDIR)$(prefix)/share/man/man1'
+	install -m 755 $(BIN) '$(DESTDIR)$(prefix)/bin/ctool'
+	install -m 644 bin/ctool.1 '$(DESTDIR)$(prefix)/share/man/man1/ctool.1'
+	@case ":$$PATH:" in *":$(prefix)/bin:"*) ;; *) echo "note: $(prefix)/bin is not on PATH: export PATH=\"$(prefix)/bin:\$$PATH\"";; esac
 
 uninstall:
-	rm -f '$(DESTDIR)$(PREFIX)/bin/ctool' '$(DESTDIR)$(PREFIX)/share/man/man1/ctool.1'
+	rm -f '$(DESTDIR)$(prefix)/bin/ctool' '$(DESTDIR)$(prefix)/share/man/man1/ctool.1'
 
 run: build
 	$(BIN) ingest --input input --db $(DB)
