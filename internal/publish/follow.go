@@ -16,6 +16,10 @@ const (
 	MinInterval     = time.Second
 )
 
+// DefaultCheckTimeout bounds one check, download included, so that a store that stops answering
+// without closing the connection still shows as a failure.
+const DefaultCheckTimeout = 15 * time.Minute
+
 // ErrNoBuild is Start's error when the store gives no usable build and the cache has none either:
 // there is nothing to serve.
 var ErrNoBuild = errors.New("no build to serve")
@@ -80,6 +84,8 @@ type FollowerConfig struct {
 	Store    Store
 	CacheDir string        // "" for DefaultCacheDir(Store.URL())
 	Interval time.Duration // 0 for DefaultInterval; less than MinInterval is refused
+	// CheckTimeout bounds Start's and each check's work; 0 for DefaultCheckTimeout.
+	CheckTimeout time.Duration
 	// Verify checks a downloaded build before it is served (the caller opens it and checks its
 	// schema version); nil accepts every build whose checksum matches.
 	Verify func(path string, m Manifest) error
@@ -95,7 +101,8 @@ type Follower struct {
 	cfg      FollowerConfig
 	dir      string
 	unlock   func()
-	mu       sync.Mutex
+	checking sync.Mutex // one check at a time, whoever calls
+	mu       sync.Mutex // guards status, previous and checked
 	status   Status
 	previous string          // the build served before Current: kept in the cache
 	checked  map[string]bool // cached builds whose bytes were checked by this process
@@ -112,6 +119,9 @@ func NewFollower(cfg FollowerConfig) (*Follower, error) {
 		cfg.Interval = DefaultInterval
 	case cfg.Interval < MinInterval:
 		return nil, fmt.Errorf("follower: interval %s is under the minimum of %s", cfg.Interval, MinInterval)
+	}
+	if cfg.CheckTimeout <= 0 {
+		cfg.CheckTimeout = DefaultCheckTimeout
 	}
 	if cfg.Verify == nil {
 		cfg.Verify = func(string, Manifest) error { return nil }
@@ -155,6 +165,10 @@ func (f *Follower) Close() error {
 // manifest and that verify accepts. With neither it returns ErrNoBuild. A store marked for
 // profiles is refused with ErrProfilesStore. Start does not call Swap: the caller opens the build.
 func (f *Follower) Start(ctx context.Context) (Build, error) {
+	f.checking.Lock()
+	defer f.checking.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.CheckTimeout)
+	defer cancel()
 	if _, err := f.cfg.Store.Head(ctx, ProfilesMarkerKey); err == nil {
 		return Build{}, fmt.Errorf("%s holds profiles: %w", f.cfg.Store.URL(), ErrProfilesStore)
 	}
@@ -180,6 +194,10 @@ func (f *Follower) CheckOnce(ctx context.Context) error {
 	if f.cfg.Swap == nil {
 		return errors.New("follower: no swap function")
 	}
+	f.checking.Lock()
+	defer f.checking.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.CheckTimeout)
+	defer cancel()
 	b, changed, err := f.fetch(ctx, f.Status().Current.SHA256)
 	if err == nil && changed {
 		if serr := f.cfg.Swap(b.Path, b.Manifest); serr != nil {

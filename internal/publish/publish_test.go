@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -291,6 +293,49 @@ func TestStoreContract(t *testing.T) {
 			buf.ReadFrom(r)
 			if size != 5 || buf.String() != "12345" {
 				t.Errorf("Get = %q (%d bytes), want the first write", buf.String(), size)
+			}
+		})
+	}
+}
+
+// A broken pointer or manifest in the store is replaced by the next publish, still conditionally.
+func TestPublishRepairs(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			st := b.start(t)("builds")
+			a, pathA := publishNew(t, st, "a", 3_000)
+			_, version, err := st.ReadVersioned(ctx, LatestKey, maxPointerBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.WriteIfVersion(ctx, LatestKey, []byte("garbage"), version); err != nil {
+				t.Fatal(err)
+			}
+			_, mv, err := st.ReadVersioned(ctx, ManifestKey(a.SHA256), maxManifestBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.WriteIfVersion(ctx, ManifestKey(a.SHA256), []byte(`{"size":1}`), mv); err != nil {
+				t.Fatal(err)
+			}
+			again, err := Publish(ctx, st, pathA, testManifest("a2"))
+			if err != nil || again.BuildID != "a2" {
+				t.Fatalf("publish over a broken manifest = %+v, %v; want the new manifest", again, err)
+			}
+			if p := readPointer(t, st); p.SHA256 != a.SHA256 || p.Sequence != 1 {
+				t.Fatalf("latest = %+v, want a, sequence 1 after the garbage", p)
+			}
+			data, _, _ := st.ReadVersioned(ctx, ManifestKey(a.SHA256), maxManifestBytes)
+			if m, err := ParseManifest(data); err != nil || m.BuildID != "a2" {
+				t.Fatalf("stored manifest = %+v, %v", m, err)
+			}
+			if _, err := Publish(ctx, st, filepath.Join(t.TempDir(), "none"), testManifest("x")); err == nil {
+				t.Error("publishing a missing file succeeded")
+			}
+			bad := testManifest("../x")
+			if _, err := Publish(ctx, st, pathA, bad); err == nil || !strings.Contains(err.Error(), "build_id") {
+				t.Errorf("publishing with build_id %q = %v, want it refused", bad.BuildID, err)
 			}
 		})
 	}
