@@ -76,6 +76,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzArgument -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/hint/
 	$(GO) test -run='^$$' -fuzz=FuzzIDKeeper -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
+	$(GO) test -run='^$$' -fuzz=FuzzParseManifest -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/publish/
+	$(GO) test -run='^$$' -fuzz=FuzzParsePointer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/publish/
 
 bench: bench-ingest bench-validate bench-query bench-console
 
