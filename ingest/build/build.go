@@ -278,10 +278,10 @@ func (b *builder) load(ctx context.Context, g *gate, files []*planned) error {
 	if b.profiles, err = openFile(b.tmpProfiles); err != nil {
 		return err
 	}
-	if _, err := migrations.Apply(ctx, b.main, migrations.Main); err != nil {
+	if _, err := migrate(ctx, b.main, migrations.Main); err != nil {
 		return err
 	}
-	if _, err := migrations.Apply(ctx, b.profiles, migrations.Profiles); err != nil {
+	if _, err := migrate(ctx, b.profiles, migrations.Profiles); err != nil {
 		return err
 	}
 	b.step(StepCreated)
@@ -320,7 +320,7 @@ func (b *builder) finish(ctx context.Context, res *validation.Result, given migr
 		}
 	}
 	// After the cross-check: a CRLF rewrite there changes cells the stored relations derive from.
-	if err := migrations.Fill(ctx, b.main, given); err != nil {
+	if err := fill(ctx, b.main, given); err != nil {
 		return 0, err
 	}
 	version := migrations.Version(migrations.Main)
@@ -343,10 +343,10 @@ func (b *builder) finish(ctx context.Context, res *validation.Result, given migr
 			return 0, err
 		}
 	}
-	if err := migrations.VerifyMain(ctx, b.main); err != nil {
+	if err := verifyMain(ctx, b.main); err != nil {
 		return 0, err
 	}
-	if err := migrations.VerifyProfiles(ctx, b.profiles); err != nil {
+	if err := verifyProfiles(ctx, b.profiles); err != nil {
 		return 0, err
 	}
 	b.step(StepChecked)

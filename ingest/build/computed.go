@@ -32,7 +32,7 @@ func (c *computed) observe(f *validation.File, record []string) {
 	}
 }
 
-// given is what Fill is given: the prices only when a products file was read.
+// given is what fill is given: the prices only when a products file was read.
 func (c *computed) given() migrations.Given {
 	return migrations.Given{Prices: c.prices}
 }

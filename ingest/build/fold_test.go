@@ -1,4 +1,4 @@
-package migrations
+package build
 
 import (
 	"database/sql"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -13,7 +14,7 @@ import (
 // and followed by each sound mark (so every kana and mark pair), every white space character between
 // words, at the ends and doubled, and samples.
 func TestFoldMacroIsFold(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	var codes []string // SQL expressions of the texts, chr() of code points
 	for _, rg := range schema.FoldRanges {
 		for r := rg[0]; r <= rg[1]; r++ {
@@ -97,7 +98,7 @@ func sqlLiteral(s string) string {
 
 // BenchmarkFoldMacro folds 100,000 rows of names and descriptions in SQL, per run.
 func BenchmarkFoldMacro(b *testing.B) {
-	db := mustOpenDB(b, Main)
+	db := mustOpenDB(b, migrations.Main)
 	if _, err := db.Exec(`CREATE TABLE texts AS SELECT
 		CASE i % 4
 			WHEN 0 THEN 'ｼﾞｪﾗｰﾄ ﾏﾘｰﾅ 麻布台ﾋﾙｽﾞ店 ' || i

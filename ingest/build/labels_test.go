@@ -1,17 +1,18 @@
-package migrations
+package build
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/schema"
 )
 
 // TestLabelsCompareWithoutCase checks every label column schema/ declares: an upper-cased literal finds
 // the row, and the stored text comes back exactly as it was loaded.
 func TestLabelsCompareWithoutCase(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	insertStore(t, db, "S1", `{"tuesday": [{"open": "10:00", "close": "20:00"}]}`, `[{"type": "holiday", "date": "2025-10-04", "reason": "点検"}]`)
 	if _, err := db.Exec(`INSERT INTO products (store_id, store_name, product_name, tag) VALUES ('S1', '店舗S1', '茶', 'Gift')`); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package migrations
+package build
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/migrations"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
 )
@@ -25,7 +26,7 @@ func insertStore(tb testing.TB, db *sql.DB, id, hours, closures string) {
 // mustFill stores the typed relations from the rows inserted so far, as ingest does after its load.
 func mustFill(tb testing.TB, db *sql.DB) {
 	tb.Helper()
-	if err := Fill(context.Background(), db, Given{}); err != nil {
+	if err := fill(context.Background(), db, migrations.Given{}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -47,7 +48,7 @@ func everyDay(intervals string) string {
 }
 
 func TestIsOpen(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	// 2025-10-03 is a Friday.
 	insertStore(t, db, "SPLIT", everyDay(`[{"open": "11:30", "close": "14:30"}, {"open": "17:30", "close": "22:00"}]`), "[]")
 	insertStore(t, db, "BAR", `{"thursday": [{"open": "18:00", "close": "02:00"}], "friday": [{"open": "18:00", "close": "02:00"}], "saturday": []}`, "[]")
@@ -140,7 +141,7 @@ func rowsOf(tb testing.TB, db *sql.DB, query string, args ...any) string {
 }
 
 func TestStoreHoursAndClosures(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	insertStore(t, db, "A", `{"monday": [{"open": "11:30", "close": "14:30"}, {"open": "17:30", "close": "22:00"}], "tuesday": [], "friday": [{"open": "18:00", "close": "02:00"}]}`,
 		`[{"type": "holiday", "date": "2025-10-04", "reason": "設備点検"}, {"type": "maintenance", "date": "2025-10-01", "reason": null}]`)
 	insertStore(t, db, "B", "", "")
@@ -158,7 +159,7 @@ func TestStoreHoursAndClosures(t *testing.T) {
 }
 
 func TestStoresTyped(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	insertStore(t, db, "A", "", "")
 	insertStore(t, db, "B", "", "")
 	if _, err := db.Exec(`UPDATE stores SET Biz_Entertainment_Available = 'TRUE', pets_allowed = NULL,
@@ -181,7 +182,7 @@ func TestStoresTyped(t *testing.T) {
 }
 
 func TestEventsTyped(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	if _, err := db.Exec(`INSERT INTO events VALUES
 		('一日', NULL, '2025-10-05', '{"venue": "FREUDE by BMW", "address": null}', NULL, NULL, NULL, NULL, NULL, '{"is_free": true, "amount": null, "notes": null}', 'True', '["家族", "子供"]'),
 		('期間', NULL, '2025-09-17/2025-10-19', NULL, NULL, NULL, NULL, NULL, NULL, '{"is_free": null}', NULL, '[]'),
@@ -200,7 +201,7 @@ func TestEventsTyped(t *testing.T) {
 }
 
 func TestProductsTypedPrice(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	tests := []struct {
 		description string
 		want        string
@@ -232,7 +233,7 @@ func TestProductsTypedPrice(t *testing.T) {
 // products_typed's prices are schema.ReadPrice of each row's description, stored by Fill:
 // price_max_yen only where the description lists several prices.
 func TestProductsTypedPrices(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	descriptions := []string{
 		"2人前から、15,120円(税込)〜", "1,000円", "税込500円のお手頃価格", "¥1,200（税込）", "２９８円", "１，２００円",
 		"650 yen", "本体1,900円＋税（税込2,090円）", "S 500円 / M 600円 / L 700円", "時価", "価格は店頭でご確認ください", "",
@@ -268,7 +269,7 @@ func TestProductsTypedPrices(t *testing.T) {
 
 // The offers of stores_typed are schema.ReadOffer of each store's own cells, empty cells NULL.
 func TestStoresTypedOffers(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	for _, id := range []string{"A", "B", "C"} {
 		insertStore(t, db, id, "", "")
 	}
@@ -291,7 +292,7 @@ func TestStoresTypedOffers(t *testing.T) {
 
 // events_typed.store_id is the store the venue names, store_name beside it; other venues are NULL.
 func TestEventsTypedStore(t *testing.T) {
-	db := mustOpenDB(t, Main)
+	db := mustOpenDB(t, migrations.Main)
 	insertStore(t, db, "STR-1", "", "")
 	insertStore(t, db, "STR-2", "", "")
 	if _, err := db.Exec(`UPDATE stores SET store_name = '洋菓子店クリオロ' WHERE store_id = 'STR-1';
