@@ -60,8 +60,8 @@ cover:
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzGuard -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/guard/
 	$(GO) test -run='^$$' -fuzz=FuzzShape -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/guard/
-	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
-	$(GO) test -run='^$$' -fuzz=FuzzJSONCell -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/
+	$(GO) test -run='^$$' -fuzz=FuzzReport -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/validation/
+	$(GO) test -run='^$$' -fuzz=FuzzJSONCell -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./ingest/validation/
 	$(GO) test -run='^$$' -fuzz=FuzzPriceYen -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/price/
 	$(GO) test -run='^$$' -fuzz=FuzzReadOffer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/offers/
 	$(GO) test -run='^$$' -fuzz=FuzzVenueMatch -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/venuematch/

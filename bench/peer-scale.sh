@@ -5,7 +5,7 @@
 #
 #   - bench/out/input-N: the generated input (shared with bench/ingest.sh), reused unless REGEN=1;
 #   - bench/out/peer-scale/N/ctool.duckdb: `bin/ctool ingest` of it, its wall time recorded, reused
-#     while the input and the source the build is made by (./ingest and what it imports, go.sum) are
+#     while the input and the source the build is made by (./ingest/build and what it imports, go.sum) are
 #     unchanged, REBUILD=1 to redo it;
 #   - bench/out/peer-scale/N/peer.sqlite: DBHub's SQLite copy of the build (products_typed a table of
 #     the values ctool computes, so both sides run the same SQL text), indexed as a careful SQLite
@@ -42,9 +42,9 @@ need_dbhub
 build_helpers gen peer plainquery
 
 # build_source is a digest of what a build is made by: the Go files and embedded files (migrations) of
-# ./ingest and every package of this module it imports, and go.sum (DuckDB's version).
+# ./ingest/build and every package of this module it imports, and go.sum (DuckDB's version).
 build_source() {
-	go list -deps -f '{{if .Module}}{{if .Module.Main}}{{range .GoFiles}}{{$.Dir}}/{{.}} {{end}}{{range .EmbedFiles}}{{$.Dir}}/{{.}} {{end}}{{end}}{{end}}' ./ingest |
+	go list -deps -f '{{if .Module}}{{if .Module.Main}}{{range .GoFiles}}{{$.Dir}}/{{.}} {{end}}{{range .EmbedFiles}}{{$.Dir}}/{{.}} {{end}}{{end}}{{end}}' ./ingest/build |
 		tr ' ' '\n' | grep -v '^$' | sort | xargs cat go.sum | sha256sum | cut -c1-16
 }
 

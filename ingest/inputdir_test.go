@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/build"
+	"github.com/azabudai/ctool/ingest/changes"
 	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/ingest/validation"
 )
 
 // An input directory that cannot be read is an error wrapping the *fs.PathError, from every entry point,
@@ -31,15 +34,15 @@ func TestUnreadableInputDir(t *testing.T) {
 
 	entryPoints := map[string]func(dir string) error{
 		"Validate": func(dir string) error {
-			_, err := ingest.Validate(dir, ingest.Options{})
+			_, err := ingest.Validate(dir, validation.Options{})
 			return err
 		},
 		"Ingest": func(dir string) error {
-			_, err := ingest.Ingest(context.Background(), dir, filepath.Join(t.TempDir(), "new.duckdb"), ingest.Options{})
+			_, err := build.Run(context.Background(), dir, filepath.Join(t.TempDir(), "new.duckdb"), build.Options{})
 			return err
 		},
 		"ReadStatus": func(dir string) error {
-			_, err := ingest.ReadStatus(context.Background(), db, dir)
+			_, err := changes.ReadStatus(context.Background(), db, dir)
 			return err
 		},
 	}

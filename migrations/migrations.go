@@ -1,16 +1,18 @@
-// Package migrations owns the SQL that shapes ctool's two database files: the main file the query side
-// reads (main/*.sql) and the profiles file only `ctool profile` opens (profiles/*.sql). Every build is
-// a fresh file, so the files of a set are one definition of the current schema, each relation defined
+// Package migrations defines what ctool's two database files hold: the main file the query side reads
+// (main/*.sql) and the profiles file only `ctool profile` opens (profiles/*.sql). Every build is a
+// fresh file, so the files of a set are one definition of the current schema, each relation defined
 // once: named NNN_description.sql, applied in order to an empty database, each recorded in
 // ctool_meta.migrations. A step whose SQL Go writes (generated) takes its place in that order and is
 // recorded alike. What a build holds is named by its schema version (Version), not by the files.
+//
+// The package only defines: the SQL, the values Go computes for the stored relations (derive.go), as
+// pure functions of the cells they read, and what a built file must match (verify.go). It opens no
+// database and runs no statement: ingest/build, the one writer of a build, applies the SQL, reads the
+// cells, writes the computed rows and checks the result.
 package migrations
 
 import (
-	"context"
-	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -95,55 +97,6 @@ func List(set Set) ([]Migration, error) {
 		}
 	}
 	return out, nil
-}
-
-// ErrNotFresh is Apply's error for a database that already holds a schema.
-var ErrNotFresh = errors.New("migrations run on a fresh database file only")
-
-// Apply runs every migration of the set, in order, on a fresh database, each in its own transaction,
-// and returns the set's schema version. A database that already records migrations is refused: the
-// files define the current schema from nothing, not a step from an earlier one.
-func Apply(ctx context.Context, db *sql.DB, set Set) (int, error) {
-	list, err := List(set)
-	if err != nil {
-		return 0, err
-	}
-	var exists bool
-	if err := db.QueryRowContext(ctx, `SELECT count(*) > 0 FROM duckdb_tables()
-		WHERE schema_name = 'ctool_meta' AND table_name = 'migrations'`).Scan(&exists); err != nil {
-		return 0, fmt.Errorf("read the database's tables: %w", err)
-	}
-	if exists {
-		return 0, fmt.Errorf("migrations %s: %w", set, ErrNotFresh)
-	}
-	if _, err := db.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS ctool_meta;
-		CREATE TABLE ctool_meta.migrations (
-			step       INTEGER PRIMARY KEY,
-			name       VARCHAR NOT NULL,
-			applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
-		return 0, fmt.Errorf("create ctool_meta.migrations: %w", err)
-	}
-	for _, m := range list {
-		if err := applyOne(ctx, db, m); err != nil {
-			return 0, fmt.Errorf("migration %s/%s: %w", set, m.Name, err)
-		}
-	}
-	return Version(set), nil
-}
-
-func applyOne(ctx context.Context, db *sql.DB, m Migration) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO ctool_meta.migrations (step, name) VALUES (?, ?)`, m.Step, m.Name); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 // Version is the schema version a build of the set made by this ctool has.

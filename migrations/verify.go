@@ -1,38 +1,40 @@
 package migrations
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/azabudai/ctool/schema"
 )
 
-// VerifyMain checks a migrated main database against the dataset definitions: every public dataset's
-// table, file-name views and typed views exist with exactly the columns and types schema/ describes,
-// and a table's NOT NULL columns are exactly the required text ones (an empty cell loads as NULL). It is the
-// guard against the SQL and the definitions drifting apart.
-func VerifyMain(ctx context.Context, db *sql.DB) error {
-	have, err := columnsOf(ctx, db)
-	if err != nil {
-		return err
-	}
+// What a migrated file must hold, by the dataset definitions of schema/: the guard against the SQL and
+// the definitions drifting apart. The build reads a new file's columns and macros and checks them here
+// before it publishes the file.
+
+// Column is a relation's column as the database describes it.
+type Column struct {
+	Name, Type string
+	NotNull    bool
+}
+
+func (c Column) String() string { return c.Name + " " + c.Type }
+
+// CheckMain checks a migrated main database, given every relation's columns in order (have, by
+// relation name) and its macros, sorted: every public dataset's table, file-name views and typed views
+// exist with exactly the columns and types schema/ describes, a table's NOT NULL columns are exactly
+// the required text ones (an empty cell loads as NULL), and the macros are exactly those the guard lets
+// queries call (schema.Macros).
+func CheckMain(have map[string][]Column, macros []string) error {
 	var problems []string
-	compare := func(relation string, want []column) []string { return compareColumns(relation, have[relation], want) }
 	for _, r := range schema.Relations() {
-		want := make([]column, len(r.Columns))
+		want := make([]Column, len(r.Columns))
 		for i, c := range r.Columns {
-			want[i] = column{name: c.Name, typ: c.Type}
+			want[i] = Column{Name: c.Name, Type: c.Type}
 		}
-		problems = append(problems, compare(r.Name, want)...)
+		problems = append(problems, compareColumns(r.Name, have[r.Name], want)...)
 		if r.Kind == schema.TableRelation {
 			problems = append(problems, compareNotNull(r.Name, have[r.Name], requiredColumns(r.Dataset))...)
 		}
-	}
-	macros, err := macrosOf(ctx, db)
-	if err != nil {
-		return err
 	}
 	if want := schema.Macros(); fmt.Sprint(macros) != fmt.Sprint(want) {
 		problems = append(problems, fmt.Sprintf("the database has macros %v, schema/ names %v", macros, want))
@@ -43,35 +45,12 @@ func VerifyMain(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// macrosOf lists the macros the migrations created, sorted: the guard lets queries call exactly
-// schema.Macros, so the two must name the same ones.
-func macrosOf(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT function_name FROM duckdb_functions()
-		WHERE function_type IN ('macro', 'table_macro') AND NOT internal AND schema_name = 'main' ORDER BY function_name`)
-	if err != nil {
-		return nil, fmt.Errorf("read the database's macros: %w", err)
-	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, err
-		}
-		names = append(names, name)
-	}
-	return names, rows.Err()
-}
-
-// VerifyProfiles checks the profiles database: source_file, then every profile column, typed.
-func VerifyProfiles(ctx context.Context, db *sql.DB) error {
-	want := []column{{name: "source_file", typ: "VARCHAR"}}
+// CheckProfiles checks a migrated profiles database, given its relations' columns: source_file, then
+// every profile column, typed.
+func CheckProfiles(have map[string][]Column) error {
+	want := []Column{{Name: "source_file", Type: "VARCHAR"}}
 	for _, c := range schema.Profiles.Columns {
-		want = append(want, column{name: c.Name, typ: c.SQLType(true)})
-	}
-	have, err := columnsOf(ctx, db)
-	if err != nil {
-		return err
+		want = append(want, Column{Name: c.Name, Type: c.SQLType(true)})
 	}
 	table := schema.Profiles.Table
 	problems := compareColumns(table, have[table], want)
@@ -81,13 +60,6 @@ func VerifyProfiles(ctx context.Context, db *sql.DB) error {
 	}
 	return nil
 }
-
-type column struct {
-	name, typ string
-	notNull   bool
-}
-
-func (c column) String() string { return c.name + " " + c.typ }
 
 // requiredColumns lists the columns of a dataset that are never NULL: those whose cells may not be
 // empty, less the typed ones, whose cell may be one that cannot be typed (a warning) and loads as NULL.
@@ -102,11 +74,11 @@ func requiredColumns(d *schema.Dataset) []string {
 }
 
 // compareNotNull checks that exactly the named columns of a table are NOT NULL.
-func compareNotNull(relation string, got []column, want []string) []string {
+func compareNotNull(relation string, got []Column, want []string) []string {
 	var have []string
 	for _, c := range got {
-		if c.notNull {
-			have = append(have, c.name)
+		if c.NotNull {
+			have = append(have, c.Name)
 		}
 	}
 	if fmt.Sprint(have) != fmt.Sprint(want) {
@@ -115,27 +87,7 @@ func compareNotNull(relation string, got []column, want []string) []string {
 	return nil
 }
 
-// columnsOf reads every relation's columns of the main schema in one query.
-func columnsOf(ctx context.Context, db *sql.DB) (map[string][]column, error) {
-	rows, err := db.QueryContext(ctx, `SELECT table_name, column_name, data_type, is_nullable = 'NO' FROM information_schema.columns
-		WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`)
-	if err != nil {
-		return nil, fmt.Errorf("read the database's columns: %w", err)
-	}
-	defer rows.Close()
-	have := map[string][]column{}
-	for rows.Next() {
-		var relation string
-		var c column
-		if err := rows.Scan(&relation, &c.name, &c.typ, &c.notNull); err != nil {
-			return nil, err
-		}
-		have[relation] = append(have[relation], c)
-	}
-	return have, rows.Err()
-}
-
-func compareColumns(relation string, got, want []column) []string {
+func compareColumns(relation string, got, want []Column) []string {
 	if len(got) == 0 {
 		return []string{fmt.Sprintf("%s is missing", relation)}
 	}

@@ -4,13 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/urfave/cli/v2"
 )
 
 // maxFileSizeFlag is --max-file-size of validate and ingest: larger input files are refused unread.
 func maxFileSizeFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "max-file-size", Value: strconv.Itoa(ingest.DefaultMaxFileSize>>20) + "MiB",
+	return &cli.StringFlag{Name: "max-file-size", Value: strconv.Itoa(validation.DefaultMaxFileSize>>20) + "MiB",
 		Usage: "refuse, unread, any input file larger than `SIZE` (bytes, or with KiB, MiB, GiB)"}
 }
 

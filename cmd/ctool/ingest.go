@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/build"
+	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/internal/textout"
@@ -45,13 +46,13 @@ func newIngestCommand(e *env) *cli.Command {
 				return err
 			}
 			opts := &ingestOptions{out: e.stdout, errOut: e.stderr, input: c.String("input"), db: e.dbPath(c),
-				ingest: ingest.Options{MaxErrors: c.Int("max-errors"), Strict: c.Bool("strict")}}
+				ingest: build.Options{MaxErrors: c.Int("max-errors"), Strict: c.Bool("strict")}}
 			var err error
 			if opts.ingest.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
 			}
 			if textout.IsTerminal(e.stderr) {
-				opts.ingest.Progress = ingest.ProgressBar(e.stderr)
+				opts.ingest.Progress = validation.ProgressBar(e.stderr)
 			}
 			// SIGINT or SIGTERM cancels the build, which removes its temporary files before ctool exits; a
 			// second signal ends ctool at once (the next ingest removes what that leaves).
@@ -70,14 +71,14 @@ func newIngestCommand(e *env) *cli.Command {
 type ingestOptions struct {
 	out, errOut io.Writer // the summary; the report of invalid data
 	input, db   string
-	ingest      ingest.Options
+	ingest      build.Options
 }
 
 func runIngest(ctx context.Context, opts *ingestOptions) error {
-	sum, err := ingest.Ingest(ctx, opts.input, opts.db, opts.ingest)
-	var invalid *ingest.InvalidError
+	sum, err := build.Run(ctx, opts.input, opts.db, opts.ingest)
+	var invalid *validation.InvalidError
 	if errors.As(err, &invalid) {
-		invalid.Report.Write(opts.errOut, ingest.FormatText)
+		invalid.Report.Write(opts.errOut, validation.FormatText)
 	}
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/changes"
 	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/internal/textout"
@@ -51,7 +51,7 @@ type statusOptions struct {
 }
 
 func runStatus(ctx context.Context, opts *statusOptions) error {
-	st, err := ingest.ReadStatus(ctx, opts.db, opts.input)
+	st, err := changes.ReadStatus(ctx, opts.db, opts.input)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 // schemaNote says what a schema version other than this ctool's means: a build made by an older ctool
 // lacks what the help describes until it is built again; one made by a newer ctool may hold what this
 // one does not know.
-func schemaNote(st *ingest.Status) string {
+func schemaNote(st *changes.Status) string {
 	switch {
 	case st.SchemaVersion < st.LatestSchema:
 		return ": built by an older ctool; ctool ingest rebuilds it"
@@ -128,7 +128,7 @@ func ago(d time.Duration) string {
 }
 
 // writeUnknown lists the cells the build could not type, by column, with the first lines they are on.
-func writeUnknown(w io.Writer, unknown []ingest.UnknownColumn) error {
+func writeUnknown(w io.Writer, unknown []changes.UnknownColumn) error {
 	var cells int64
 	for _, u := range unknown {
 		cells += u.Cells

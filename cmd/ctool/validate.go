@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/schema"
@@ -27,7 +28,7 @@ func newValidateCommand(e *env) *cli.Command {
 	cmd := &cli.Command{
 		Name:  "validate",
 		Usage: "check the CSV files in the input directory without building anything (for CI)",
-		UsageText: "ctool validate [--input DIR] [--format " + bar(ingest.Formats) + "] [--max-errors N]\n" +
+		UsageText: "ctool validate [--input DIR] [--format " + bar(validation.Formats) + "] [--max-errors N]\n" +
 			"               [--max-file-size SIZE] [--against DB|DIR [--max-removed PCT]] [--strict]",
 		Description: "Checks every data file and reports every problem with its file, the line of the offending cell,\n" +
 			"the column, a rule word and what was expected. Rule words: " + ruleWords() + ".\n" +
@@ -51,7 +52,7 @@ func newValidateCommand(e *env) *cli.Command {
 			exitStatus("the data is valid (warnings allowed)", fault.KindInvalidData, fault.KindUsage, fault.KindNoDatabase, fault.KindIO),
 		Flags: []cli.Flag{
 			inputFlag(),
-			formatFlag("report", ingest.FormatText, ingest.Formats...),
+			formatFlag("report", validation.FormatText, validation.Formats...),
 			&cli.IntFlag{Name: "max-errors", Value: 100, Usage: "report at most `N` problems (all are counted; 0 for no cap)"},
 			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "against", Usage: "compare with the previous build: a built database or an input `PATH`"},
@@ -84,13 +85,13 @@ func newValidateCommand(e *env) *cli.Command {
 				}
 			}
 			opts := &validateOptions{out: e.stdout, errOut: e.stderr, input: input, format: format,
-				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: ingest.Options{MaxErrors: maxErrors, Strict: c.Bool("strict"), Contracts: &ingest.Contracts{
+				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: validation.Options{MaxErrors: maxErrors, Strict: c.Bool("strict"), Contracts: &validation.Contracts{
 					Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}}
 			if opts.check.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
 			}
 			if textout.IsTerminal(e.stderr) {
-				opts.check.Progress = ingest.ProgressBar(e.stderr)
+				opts.check.Progress = validation.ProgressBar(e.stderr)
 			}
 			return missingInput(c, runValidate(opts))
 		},
@@ -105,7 +106,7 @@ type validateOptions struct {
 	input       string
 	format      string
 	summary     string // GITHUB_STEP_SUMMARY: the file the github format appends the markdown summary to
-	check       ingest.Options
+	check       validation.Options
 }
 
 func runValidate(opts *validateOptions) error {
@@ -116,13 +117,13 @@ func runValidate(opts *validateOptions) error {
 	if err := res.Report.Write(opts.out, opts.format); err != nil {
 		return err
 	}
-	if opts.summary != "" && opts.format == ingest.FormatGitHub {
+	if opts.summary != "" && opts.format == validation.FormatGitHub {
 		if err := appendSummary(opts.summary, res.Report); err != nil {
 			return err
 		}
 	}
 	if !res.Report.Valid() {
-		return answered{fault.Errorf(fault.KindInvalidData, "%s in %s", ingest.Problems(res.Report.Count), opts.input)}
+		return answered{fault.Errorf(fault.KindInvalidData, "%s in %s", validation.Problems(res.Report.Count), opts.input)}
 	}
 	rows := 0
 	for _, f := range res.Files {
@@ -146,7 +147,7 @@ func parsePercent(s string) (float64, error) {
 }
 
 // appendSummary appends the markdown summary to GitHub's job summary file.
-func appendSummary(path string, r *ingest.Report) error {
+func appendSummary(path string, r *validation.Report) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fault.Errorf(fault.KindIO, "GITHUB_STEP_SUMMARY: %v", err)
@@ -165,7 +166,7 @@ func appendSummary(path string, r *ingest.Report) error {
 // help, wrapped as the description is.
 func ruleWords() string {
 	var words []string
-	for _, r := range ingest.Rules() {
+	for _, r := range validation.Rules() {
 		if !slices.ContainsFunc(schema.Contracts, func(c schema.Contract) bool { return c.Rule == r.Rule }) {
 			words = append(words, r.Rule)
 		}

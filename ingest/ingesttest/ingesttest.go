@@ -10,7 +10,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/build"
+	"github.com/azabudai/ctool/ingest/validation"
 )
 
 // SampleInput is the repository's input/ directory, the sample data every example is written against.
@@ -36,8 +37,8 @@ func Build(tb testing.TB, input string) string {
 // ingest` would.
 func Rebuild(tb testing.TB, input, path string) {
 	tb.Helper()
-	_, err := ingest.Ingest(context.Background(), input, path, ingest.Options{})
-	var invalid *ingest.InvalidError
+	_, err := build.Run(context.Background(), input, path, build.Options{})
+	var invalid *validation.InvalidError
 	if errors.As(err, &invalid) {
 		tb.Fatalf("ingest %s: %d problems, first: %v", input, invalid.Report.Count, invalid.Report.Problems[0])
 	}

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/changes"
+	"github.com/azabudai/ctool/ingest/validation"
 )
 
 // Changes: what changed from --against (a previous build, or an input directory) to the build, by
@@ -19,7 +20,7 @@ import (
 type changesCache struct {
 	mu  sync.Mutex
 	key string
-	set *ingest.ChangeSet
+	set *changes.Set
 }
 
 func (c *changesCache) close() {
@@ -32,7 +33,7 @@ func (c *changesCache) close() {
 }
 
 // changeSet is the comparison of the current build with --against.
-func (s *Server) changeSet(ctx context.Context) (*ingest.ChangeSet, string, error) {
+func (s *Server) changeSet(ctx context.Context) (*changes.Set, string, error) {
 	b, release, err := s.live.Acquire(ctx)
 	if err != nil {
 		return nil, "", err
@@ -59,7 +60,7 @@ func (s *Server) changeSet(ctx context.Context) (*ingest.ChangeSet, string, erro
 		c.set = nil
 	}
 	// The comparison outlives the request that made it: its reads of values later use this context.
-	set, err := ingest.CompareBuilds(context.WithoutCancel(ctx), s.cfg.DB, s.cfg.Against)
+	set, err := changes.Compare(context.WithoutCancel(ctx), s.cfg.DB, s.cfg.Against)
 	if err != nil {
 		return nil, id, err
 	}
@@ -70,7 +71,7 @@ func (s *Server) changeSet(ctx context.Context) (*ingest.ChangeSet, string, erro
 type changesData struct {
 	Against  string
 	Build    string
-	Datasets []ingest.DatasetChange
+	Datasets []validation.DatasetChange
 	Err      string
 }
 
@@ -105,11 +106,11 @@ type changesetData struct {
 }
 
 type diffRow struct {
-	ingest.RowDiff
+	changes.RowDiff
 	Link string
 }
 
-var changeKinds = []string{ingest.ChangeChanged, ingest.ChangeAdded, ingest.ChangeRemoved}
+var changeKinds = []string{changes.Changed, changes.Added, changes.Removed}
 
 // changesDataset serves /changes/{dataset} (a page of one kind) and /changes/{dataset}.csv (all).
 func (s *Server) changesDataset(w http.ResponseWriter, r *http.Request) {
@@ -131,7 +132,7 @@ func (s *Server) changesDataset(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := &changesetData{Dataset: name, Kind: q.Get("kind"), Kinds: changeKinds, Page: 1}
 	if d.Kind == "" {
-		d.Kind = ingest.ChangeChanged
+		d.Kind = changes.Changed
 	}
 	if !slices.Contains(changeKinds, d.Kind) {
 		s.fail(w, r, badRequest("kind is changed, added or removed"))
@@ -157,7 +158,7 @@ func (s *Server) changesDataset(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, df := range diffs {
 		row := diffRow{RowDiff: df}
-		if d.Kind != ingest.ChangeRemoved && len(df.Key) == len(t.D.Key) {
+		if d.Kind != changes.Removed && len(df.Key) == len(t.D.Key) {
 			byName := map[string]any{}
 			for i, k := range t.D.Key {
 				byName[k] = df.Key[i]
@@ -173,7 +174,7 @@ func (s *Server) changesDataset(w http.ResponseWriter, r *http.Request) {
 
 // exportChanges writes every change of a dataset as CSV: one line per changed field, and one per added
 // or removed row.
-func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *ingest.ChangeSet, t *table, excel bool) {
+func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *changes.Set, t *table, excel bool) {
 	name := "changes-" + t.D.Name
 	if excel {
 		name += "-excel"
@@ -213,7 +214,7 @@ func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *inge
 					}
 				}
 				n := len(t.D.Key) + 1
-				if kind != ingest.ChangeChanged {
+				if kind != changes.Changed {
 					vals[n], vals[n+1], vals[n+2] = nil, nil, nil
 					write(vals)
 					continue

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/changes"
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/migrations"
@@ -103,9 +103,9 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 }
 
 // applyStatus puts --input's states on the sources, and adds the files the build has not seen.
-func (d *overviewData) applyStatus(st *ingest.Status) {
+func (d *overviewData) applyStatus(st *changes.Status) {
 	d.Fresh = st.Current()
-	byFile := map[string]ingest.SourceStatus{}
+	byFile := map[string]changes.SourceStatus{}
 	for _, src := range st.Sources {
 		byFile[src.File] = src
 	}
@@ -125,7 +125,7 @@ func (d *overviewData) applyStatus(st *ingest.Status) {
 
 // inputStatus is ingest's status of the build against --input, read again only when a file of the
 // directory changed (its name, size or time).
-func (s *Server) inputStatus(ctx context.Context) (*ingest.Status, error) {
+func (s *Server) inputStatus(ctx context.Context) (*changes.Status, error) {
 	key, err := dirKey(s.cfg.Input)
 	if err != nil {
 		return nil, err
@@ -140,7 +140,7 @@ func (s *Server) inputStatus(ctx context.Context) (*ingest.Status, error) {
 	if c.key == key {
 		return c.val, nil
 	}
-	st, err := ingest.ReadStatus(ctx, s.cfg.DB, s.cfg.Input)
+	st, err := changes.ReadStatus(ctx, s.cfg.DB, s.cfg.Input)
 	if err != nil {
 		return nil, err
 	}

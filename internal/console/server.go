@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/changes"
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/loopback"
 )
@@ -247,5 +247,5 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 type statusCache struct {
 	mu  sync.Mutex
 	key string
-	val *ingest.Status
+	val *changes.Status
 }

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -33,7 +33,7 @@ type validationData struct {
 }
 
 type problemRow struct {
-	ingest.Problem
+	validation.Problem
 	Name     string // the file's base name
 	Personal bool
 	Link     string // the source line, for a public file
@@ -60,7 +60,7 @@ func (s *Server) validation() (*validationData, error) {
 		return c.val, nil
 	}
 	d := &validationData{Input: s.cfg.Input, RanAt: s.cfg.Now().In(schema.Tokyo).Format("2006-01-02 15:04:05 MST")}
-	res, err := ingest.Validate(s.cfg.Input, ingest.Options{MaxErrors: maxProblems})
+	res, err := validation.Run(s.cfg.Input, validation.Options{MaxErrors: maxProblems})
 	if err != nil {
 		d.Err = err.Error()
 	} else {
