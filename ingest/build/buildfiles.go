@@ -188,25 +188,8 @@ func removeOldProfiles(dbPath, current, previous string) {
 // isProfilesFileOf reports whether the file at path records that it is the profiles file of build
 // buildID of the main file named mainFile.
 func isProfilesFileOf(path, buildID, mainFile string) bool {
-	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
+	record, err := database.ReadRecord(context.Background(), path)
 	if err != nil {
-		return false
-	}
-	defer db.Close()
-	rows, err := db.Query(`SELECT key, value FROM ctool_meta.build`)
-	if err != nil {
-		return false
-	}
-	defer rows.Close()
-	record := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if rows.Scan(&k, &v) != nil {
-			return false
-		}
-		record[k] = v
-	}
-	if rows.Err() != nil {
 		return false
 	}
 	owner, recorded := record[buildMainFile]

@@ -229,6 +229,18 @@ func readBuild(ctx context.Context, db *sql.DB) (map[string]string, error) {
 // Close closes the file.
 func (f *File) Close() error { return f.db.Close() }
 
+// ReadRecord is the build record of the database file at path (main or profiles), opened as every
+// reader opens one and closed again: for the build's writer, which removes an old profiles file only
+// when its record says whose it is.
+func ReadRecord(ctx context.Context, path string) (map[string]string, error) {
+	f, err := openFile(ctx, path, options{})
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Build, nil
+}
+
 // Place is the place the build record names; the zero Place for a build that names none.
 func (f *File) Place() schema.Place {
 	return schema.Place{Name: f.Build[BuildPlace], NameEn: f.Build[BuildPlaceEn]}
