@@ -97,18 +97,18 @@ func Document(res *Result) any {
 	for i, r := range res.Rows {
 		rows[i] = rowObject(res.Columns, r)
 	}
-	doc := orderedObject{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
+	doc := Object{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
 	if len(res.Rows) == 0 && !res.Truncated { // LIMIT 0 of rows that match is no empty result
-		doc = append(doc, kv{"message", res.Dataset.ZeroMessage})
+		doc = append(doc, Member{"message", res.Dataset.ZeroMessage})
 		if res.Hint != "" {
-			doc = append(doc, kv{"hint", res.Hint})
+			doc = append(doc, Member{"hint", res.Hint})
 		}
 	}
 	if res.Truncated {
-		doc = append(doc, kv{"hint", TruncatedHint(len(res.Rows))})
+		doc = append(doc, Member{"hint", TruncatedHint(len(res.Rows))})
 	}
 	if note := omittedNote(res); note != "" {
-		doc = append(doc, kv{"note", note})
+		doc = append(doc, Member{"note", note})
 	}
 	return doc
 }
@@ -116,7 +116,7 @@ func Document(res *Result) any {
 // DocumentJSON is Document(res) encoded as textout.Marshal encodes it, in one pass: the document
 // writes itself compact, so the encoder's check and compaction of what it wrote would change nothing.
 func DocumentJSON(res *Result) ([]byte, error) {
-	return Document(res).(orderedObject).MarshalJSON()
+	return Document(res).(Object).MarshalJSON()
 }
 
 // omittedNote says plainly which columns a result leaves out and why, and adds the result's Note.
@@ -138,10 +138,10 @@ func omittedNote(res *Result) string {
 	return note
 }
 
-func rowObject(cols []Column, values []any) orderedObject {
-	obj := make(orderedObject, len(cols))
+func rowObject(cols []Column, values []any) Object {
+	obj := make(Object, len(cols))
 	for i, c := range cols {
-		obj[i] = kv{c.Name, values[i]}
+		obj[i] = Member{c.Name, values[i]}
 	}
 	return obj
 }

@@ -147,11 +147,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return b, nil
-	case orderedObject:
+	case Object:
 		b = binary.AppendUvarint(append(b, tagObject), uint64(len(x)))
 		for _, m := range x {
-			b = appendString(b, m.key)
-			if b, err = appendValue(b, m.value); err != nil {
+			b = appendString(b, m.Key)
+			if b, err = appendValue(b, m.Value); err != nil {
 				return nil, err
 			}
 		}
@@ -267,10 +267,10 @@ func (d *decoder) value(depth int) any {
 		}
 		return out
 	case tagObject:
-		obj := make(orderedObject, d.count())
+		obj := make(Object, d.count())
 		for i := range obj {
-			obj[i].key = d.string()
-			obj[i].value = d.value(depth + 1)
+			obj[i].Key = d.string()
+			obj[i].Value = d.value(depth + 1)
 		}
 		return obj
 	}
