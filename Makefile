@@ -71,7 +71,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzEventWeekdays -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/hours/
 	$(GO) test -run='^$$' -fuzz=FuzzAddressesAI -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./schema/injection/
 	$(GO) test -run='^$$' -fuzz=FuzzReadFrame -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/worker/
-	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./query/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeResult -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/worker/
 	$(GO) test -run='^$$' -fuzz=FuzzStdioFilter -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz=FuzzArgument -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz=FuzzHintAliases -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/hint/

@@ -12,7 +12,9 @@ import (
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/internal/guard/guardtest"
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/textout"
+	"github.com/azabudai/ctool/internal/worker"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/query/querytest"
 	"github.com/azabudai/ctool/schema"
@@ -141,11 +143,11 @@ func BenchmarkCallCost(b *testing.B) {
 		b.Run(q.name+"/wire", func(b *testing.B) {
 			defer guardtest.CPUPerOp(b)()
 			for b.Loop() {
-				enc, err := query.EncodeResult(res)
+				enc, err := worker.EncodeResult(res)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := query.DecodeResult(enc); err != nil {
+				if _, err := worker.DecodeResult(enc); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -155,7 +157,7 @@ func BenchmarkCallCost(b *testing.B) {
 			var buf bytes.Buffer
 			for b.Loop() {
 				buf.Reset()
-				if err := textout.JSON(&buf, query.Document(res)); err != nil {
+				if err := textout.JSON(&buf, render.Document(res)); err != nil {
 					b.Fatal(err)
 				}
 			}

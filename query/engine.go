@@ -1,5 +1,8 @@
-// Package query owns running agents' SQL: the engine that checks each query with the guard and runs
-// it with the row cap on the current build, many at once, and the rendering of its result.
+// Package query is the engine: it runs one agent query on the current build, checked by the guard,
+// under the row cap and its time limit (deadlines.go), asks hint/ to explain the answer, and gives a
+// Result (result.go), many queries at once; it also reads from a build what the descriptions and an
+// agent's session are told of it (Vocabulary, Facts). Showing a Result is internal/render's job, and
+// shipping it between processes internal/worker's.
 package query
 
 import (
@@ -15,35 +18,6 @@ import (
 	"github.com/azabudai/ctool/internal/hint"
 	"github.com/azabudai/ctool/schema"
 )
-
-// MaxResultBytes caps the text a result may carry: ten rows can still hold huge cells (list(),
-// string_agg), and an agent's context is not the place for them.
-const MaxResultBytes = 1 << 20
-
-// Column is a result column.
-type Column struct {
-	Name string
-	Type string // DuckDB's type name
-}
-
-// Result is one query's answer: at most schema.RowCap rows, values already converted to JSON-ready Go values.
-type Result struct {
-	Dataset   *schema.Dataset
-	Columns   []Column
-	Rows      [][]any
-	Truncated bool     // more rows match than were returned, whoever wrote the LIMIT or OFFSET
-	Omitted   []string // hidden columns left out of the result by name
-	// Hint explains an empty result: the conditions that match no row by themselves and what their
-	// columns hold instead, the dates the build holds, the conditions that never meet (hint.Explain,
-	// rendered). Empty when rows were found.
-	Hint string
-	// Note is a remark on what was found, with rows or without: the cells whose text addresses an AI
-	// agent, the stores of unknown hours that a query over store_hours would let through, an offer
-	// tested by its free text (hint.InjectionNotes, OfferNotes and HoursNotes, rendered).
-	Note string `json:",omitempty"`
-	// Build is the id of the build the rows were read from (a new ingest may replace it at any time).
-	Build string `json:",omitempty"`
-}
 
 // Engine runs queries on the current build of a database.
 type Engine struct {
@@ -100,11 +74,8 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 			var ok bool
 			var offers []hint.Hint
 			if res, offers, ok = e.byShape(ctx, conn, key, d, shaped); ok {
-				// The offer notes are the shape's; the hours note counts this query's own rows.
-				q := hint.Query{Text: sqlText, Dataset: d}
-				cache := e.hints.For(build)
-				res.Note = note(res, offers, append(hint.HoursNotes(ctx, conn, cache, &q), hint.PriceNotes(ctx, conn, cache, &q)...))
-				res.Build = build
+				// The offer notes are the shape's; the other notes count this query's own rows.
+				e.annotate(ctx, conn, build, &hint.Query{Text: sqlText, Dataset: d}, res, offers)
 				return nil
 			}
 			if ctx.Err() != nil {
@@ -134,20 +105,25 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		} else if hasShape && !e.once {
 			e.learnShape(ctx, conn, key, d, sqlText, shaped, res, offers)
 		}
-		res.Note = note(res, offers, append(hint.HoursNotes(ctx, conn, cache, &q), hint.PriceNotes(ctx, conn, cache, &q)...))
-		res.Build = build
+		e.annotate(ctx, conn, build, &q, res, offers)
 		return nil
 	})
 	return res, err
 }
 
-// note is res's note: first the cells whose text addresses an AI agent, which bear on how every row is
-// read, then the offers tested by their free text, then the others (the stores of unknown hours, the
-// prices the rule could not read).
-func note(res *Result, offers, others []hint.Hint) string {
+// annotate gives res, the answer to q on build, its note and its build's id: the one place a
+// result's notes are composed, whichever path answered it (a query shape's statement or the full
+// path). The note says first the cells whose text addresses an AI agent, which bear on how every row
+// is read, then the offers tested by their free text (offers: the full path's, or the shape's, kept),
+// then the stores of unknown hours and the prices the rule could not read, which count q's own rows.
+func (e *Engine) annotate(ctx context.Context, conn *database.Conn, build string, q *hint.Query, res *Result, offers []hint.Hint) {
+	cache := e.hints.For(build)
 	notes := hint.InjectionNotes(addressedCells(res))
 	notes = append(notes, offers...) // a new slice: offers may be a query shape's, kept
-	return hint.Render(append(notes, others...))
+	notes = append(notes, hint.HoursNotes(ctx, conn, cache, q)...)
+	notes = append(notes, hint.PriceNotes(ctx, conn, cache, q)...)
+	res.Note = hint.Render(notes)
+	res.Build = build
 }
 
 // onBuild runs f on a connection of the current build, which is f's alone and ends with it (it serves
@@ -258,6 +234,10 @@ func withoutExcerpt(err error, wrapper string) error {
 	}
 	return &fault.Error{Kind: fault.KindSQL, Message: msg[:i], Err: err}
 }
+
+// Stopped is the error of a query whose context ended before it answered, as Query gives it: a
+// timeout when its deadline passed, "cancelled" when its caller gave up.
+func Stopped(ctx context.Context) error { return stopped(ctx) }
 
 // stopped is the error of a query whose context ended: its deadline passed or its caller cancelled it.
 func stopped(ctx context.Context) error {

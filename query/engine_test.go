@@ -13,6 +13,7 @@ import (
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
@@ -29,7 +30,7 @@ func newEngine(t *testing.T) *query.Engine {
 func jsonOf(t *testing.T, res *query.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := textout.JSON(&b, query.Document(res)); err != nil {
+	if err := textout.JSON(&b, render.Document(res)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -57,7 +58,7 @@ func TestEngineAnswers(t *testing.T) {
 		{"nothing matched", schema.Stores, "SELECT store_name FROM 'stores.csv' WHERE store_name = '存在しない店舗'",
 			`{"results": [], "count": 0, "truncated": false, "message": "検索条件に一致する店舗が見つかりませんでした", "hint": "store_name = '存在しない店舗' matches no row of stores.csv; nothing in store_name is close to it"}`},
 		{"capped", schema.Events, "SELECT 1 AS one FROM range(20)",
-			`{"results": [` + strings.Repeat(`{"one": 1}, `, 9) + `{"one": 1}], "count": 10, "truncated": true, "hint": "` + query.TruncatedHint(10) + `"}`},
+			`{"results": [` + strings.Repeat(`{"one": 1}, `, 9) + `{"one": 1}], "count": 10, "truncated": true, "hint": "` + render.TruncatedHint(10) + `"}`},
 		{"store_id left out of products by name", schema.Products, "SELECT store_id, product_name FROM products WHERE product_name = '本鮪 中トロ 柵'",
 			`{"results": [{"product_name": "本鮪 中トロ 柵"}], "count": 1, "truncated": false, "note": "left out store_id: store_id is internal to products and never shown; use it only in WHERE or JOIN"}`},
 		{"store_id shown for stores", schema.Stores, "SELECT store_id FROM stores WHERE store_id = 'STR-0001'",
@@ -121,7 +122,7 @@ func TestEngineOwnLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := compact(jsonOf(t, res)), `{"results": [], "count": 0, "truncated": true, "hint": "`+query.TruncatedHint(0)+`"}`; got != want {
+	if got, want := compact(jsonOf(t, res)), `{"results": [], "count": 0, "truncated": true, "hint": "`+render.TruncatedHint(0)+`"}`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

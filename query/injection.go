@@ -59,9 +59,9 @@ func addressesAI(v any) bool {
 				return true
 			}
 		}
-	case orderedObject:
+	case Object:
 		for _, f := range x {
-			if addressesAI(f.key) || addressesAI(f.value) {
+			if addressesAI(f.Key) || addressesAI(f.Value) {
 				return true
 			}
 		}

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -16,74 +15,6 @@ import (
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/schema"
 )
-
-// kv is one member of an object whose key order must survive encoding.
-type kv struct {
-	key   string
-	value any
-}
-
-// orderedObject encodes as a JSON object with its members in order: a result row keeps the SELECT's
-// column order.
-type orderedObject []kv
-
-func (o orderedObject) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := o.encode(&b, enc); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// encode writes o to b in one pass: nested objects and lists are written in place, not marshalled on
-// their own and then copied and checked again by each enclosing level.
-func (o orderedObject) encode(b *bytes.Buffer, enc *json.Encoder) error {
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := encodeValue(b, enc, m.key); err != nil {
-			return err
-		}
-		b.WriteByte(':')
-		if err := encodeValue(b, enc, m.value); err != nil {
-			return err
-		}
-	}
-	b.WriteByte('}')
-	return nil
-}
-
-func encodeValue(b *bytes.Buffer, enc *json.Encoder, v any) error {
-	switch v := v.(type) {
-	case orderedObject:
-		return v.encode(b, enc)
-	case []any:
-		if v == nil {
-			b.WriteString("null")
-			return nil
-		}
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := encodeValue(b, enc, e); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-		return nil
-	}
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	b.Truncate(b.Len() - 1) // Encode's newline
-	return nil
-}
 
 // budget is what is left of a result's size (roughly, bytes of JSON) while its values are converted:
 // conversion stops as soon as it runs out, so a huge value is never converted whole.
@@ -174,10 +105,10 @@ func jsonValue(v any, dbType string, b *budget) any {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		obj := make(orderedObject, len(keys))
+		obj := make(Object, len(keys))
 		for i, k := range keys {
 			b.spend(len(k))
-			obj[i] = kv{k, jsonValue(x[k], "", b)}
+			obj[i] = Member{k, jsonValue(x[k], "", b)}
 		}
 		return obj
 	case database.Map:
@@ -189,9 +120,9 @@ func jsonValue(v any, dbType string, b *budget) any {
 
 func mapValue(m database.Map, b *budget) any {
 	keys, values := m.Keys, m.Values
-	obj := make(orderedObject, len(keys))
+	obj := make(Object, len(keys))
 	for i := range keys {
-		obj[i] = kv{fmt.Sprint(jsonValue(keys[i], "", b)), jsonValue(values[i], "", b)}
+		obj[i] = Member{fmt.Sprint(jsonValue(keys[i], "", b)), jsonValue(values[i], "", b)}
 	}
 	return obj
 }

@@ -90,20 +90,16 @@ func shouldPage(text string, t terminal) bool {
 	return t.height > 0 && displayLines(text, t.width) >= t.height
 }
 
-// writeTerminal writes what render produces to the terminal t, through the pager when it is taller than
-// the screen. The pager's exit is the reader's business: q pressed early is no failure.
-func (e *env) writeTerminal(t terminal, render func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := render(&buf); err != nil {
-		return err
-	}
+// page writes text to the terminal t, through the pager when it is taller than the screen. The pager's
+// exit is the reader's business: q pressed early is no failure.
+func (e *env) page(t terminal, text []byte) error {
 	pager := pagerCommand(e.lookup)
-	if pager == "" || !shouldPage(buf.String(), t) {
-		_, err := e.stdout.Write(buf.Bytes())
+	if pager == "" || !shouldPage(string(text), t) {
+		_, err := e.stdout.Write(text)
 		return err
 	}
 	cmd := exec.Command("sh", "-c", pager)
-	cmd.Stdin = bytes.NewReader(buf.Bytes())
+	cmd.Stdin = bytes.NewReader(text)
 	cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
 	cmd.Env = os.Environ()
 	if _, ok := e.lookup("LESS"); !ok {
@@ -120,6 +116,6 @@ func (e *env) writeTerminal(t terminal, render func(io.Writer) error) error {
 	}
 	// The pager could not run (sh says 126 or 127): the text goes straight to the terminal.
 	fmt.Fprintf(e.stderr, "ctool: the pager %q did not run (%v); set CTOOL_PAGER= to page nothing\n", pager, err)
-	_, err = e.stdout.Write(buf.Bytes())
+	_, err = e.stdout.Write(text)
 	return err
 }

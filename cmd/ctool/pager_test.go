@@ -90,9 +90,9 @@ func TestShouldPage(t *testing.T) {
 	}
 }
 
-// TestWriteTerminal runs the pager decision end to end with real pagers (shell commands): tall text goes
+// TestPage runs the pager decision end to end with real pagers (shell commands): tall text goes
 // through the pager, short text and CTOOL_PAGER= do not, a pager that quits early or fails is no error.
-func TestWriteTerminal(t *testing.T) {
+func TestPage(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("needs sh")
 	}
@@ -119,9 +119,8 @@ func TestWriteTerminal(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			e := &env{stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return tt.env[k] },
 				lookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
-			err := e.writeTerminal(terminal{80, 24}, func(w io.Writer) error { _, err := io.WriteString(w, tt.text); return err })
-			if err != nil {
-				t.Fatalf("writeTerminal: %v", err)
+			if err := e.page(terminal{80, 24}, []byte(tt.text)); err != nil {
+				t.Fatalf("page: %v", err)
 			}
 			if stdout.String() != tt.wantOut {
 				t.Errorf("stdout %q, want %q", trim(stdout.String()), trim(tt.wantOut))

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/worker"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
@@ -18,13 +20,13 @@ var queryKinds = []fault.Kind{fault.KindRefused, fault.KindSQL, fault.KindTimeou
 func queryFlags() []cli.Flag {
 	return []cli.Flag{
 		dbFlag(),
-		formatFlag("output", query.FormatText, query.Formats...),
+		formatFlag("output", render.FormatText, render.Formats...),
 		&cli.DurationFlag{Name: "timeout", Value: query.DefaultTimeout, Usage: "stop the query after `D` (at most 1m)"},
 	}
 }
 
-// queryUsage is the usage line after the dataset, its formats from query.Formats.
-var queryUsage = "[--db PATH] [--format " + bar(query.Formats) + "] [--timeout D] [--] SQL|-"
+// queryUsage is the usage line after the dataset, its formats from render.Formats.
+var queryUsage = "[--db PATH] [--format " + bar(render.Formats) + "] [--timeout D] [--] SQL|-"
 
 // queryDatasets are the datasets a query may name.
 func queryDatasets() []string {
@@ -78,19 +80,23 @@ func newDatasetQueryCommand(e *env, d *schema.Dataset) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError("pass the SQL as one argument (quote it), or - to read it from stdin").WithHint(c.Command.HelpName + " --help")
 			}
-			return runQuery(c.Context, &queryOptions{io: e, dataset: d, db: e.dbPath(c), format: format, timeout: timeout, sql: c.Args().First()})
+			return runQuery(c.Context, &queryOptions{io: e, db: e.dbPath(c), dataset: d, sql: c.Args().First(), timeout: timeout,
+				show: render.Options{Format: format}})
 		},
 	}
 }
 
-// queryOptions is a `ctool query DATASET` command line, checked.
+// queryOptions is a `ctool query DATASET` command line, checked. Its parts go one way, each to the
+// package that needs it: the database, the dataset, the SQL and the time limit to the worker that runs
+// the query (the limit as the context's deadline), the time limit again to render's timeout hint, and
+// how the answer is shown to render.
 type queryOptions struct {
 	io      *env // the streams, and whether stdout is a terminal
-	dataset *schema.Dataset
 	db      string
-	format  string
-	timeout time.Duration
+	dataset *schema.Dataset
 	sql     string // the SQL, or "-" to read it from stdin
+	timeout time.Duration
+	show    render.Options // the format; runQuery adds the terminal's width when stdout is one
 }
 
 func runQuery(ctx context.Context, opts *queryOptions) error {
@@ -107,13 +113,27 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	defer cancel()
 	res, err := worker.QueryOnce(ctx, opts.db, opts.dataset, sqlText)
 	if err != nil {
-		return query.TimeoutHint(ctx, err, opts.timeout, query.MaxTimeout)
+		return render.TimeoutHint(ctx, err, opts.timeout, query.MaxTimeout)
 	}
-	if t, ok := e.stdoutTerminal(); ok && opts.format == query.FormatText {
-		if err := e.writeTerminal(t, func(w io.Writer) error { return query.WriteTable(w, res, t.width) }); err != nil {
-			return err
-		}
-		return query.WriteHint(e.stderr, res)
+	return e.showResult(res, opts.show)
+}
+
+// showResult writes res as show says: a text table for a terminal is fitted to its width and goes
+// through the pager when it is taller than the screen, its hint on stderr once the pager is done;
+// anything else goes straight to stdout, its remarks to stderr.
+func (e *env) showResult(res *query.Result, show render.Options) error {
+	t, ok := e.stdoutTerminal()
+	if !ok || show.Format != render.FormatText {
+		return render.Write(e.stdout, e.stderr, res, show)
 	}
-	return query.Write(e.stdout, e.stderr, opts.format, res)
+	show.Width = t.width
+	var text, notes bytes.Buffer
+	if err := render.Write(&text, &notes, res, show); err != nil {
+		return err
+	}
+	if err := e.page(t, text.Bytes()); err != nil {
+		return err
+	}
+	_, err := e.stderr.Write(notes.Bytes())
+	return err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 )
@@ -24,7 +25,7 @@ func newEngine(t *testing.T) *query.Engine {
 func jsonOf(t *testing.T, res *query.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := textout.JSON(&b, query.Document(res)); err != nil {
+	if err := textout.JSON(&b, render.Document(res)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/azabudai/ctool/ingest/ingesttest"
 	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
@@ -99,7 +100,7 @@ func TestEmptyHintsOnOtherData(t *testing.T) {
 		if res.Note != tt.note {
 			t.Errorf("%s:\nnote %q\nwant %q", tt.sql, res.Note, tt.note)
 		}
-		if b, _ := jsonText(query.Document(res)); strings.Contains(b, `"note"`) != (tt.note != "") {
+		if b, _ := jsonText(render.Document(res)); strings.Contains(b, `"note"`) != (tt.note != "") {
 			t.Errorf("%s: the answer's note: %s", tt.sql, b)
 		}
 	}

@@ -69,7 +69,7 @@ func daysBetween(a, b time.Time) int {
 	return int(day(b).Sub(day(a)).Hours() / 24)
 }
 
-// outputSchema describes a tool's structured content: query.Document for the search tools, and for
+// outputSchema describes a tool's structured content: render.Document for the search tools, and for
 // get_user_profile the profile, read from the dataset's columns (a test holds profile.Profile to them).
 func outputSchema(d *schema.Dataset) json.RawMessage {
 	var s map[string]any

@@ -15,6 +15,7 @@ import (
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/internal/profile"
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/internal/worker"
 	"github.com/azabudai/ctool/query"
@@ -194,7 +195,7 @@ func (h *handlers) search(d *schema.Dataset, arg *argument) mcp.ToolHandler {
 		var doc []byte
 		if err == nil {
 			entry.rows, entry.truncated = ptr(len(res.Rows)), ptr(res.Truncated)
-			doc, err = query.DocumentJSON(res)
+			doc, err = render.DocumentJSON(res)
 		}
 		out := h.answer(&entry, start, doc, err)
 		if err == nil && res.Build != "" {
@@ -213,7 +214,7 @@ func (h *handlers) runSearch(ctx context.Context, d *schema.Dataset, arg *argume
 	defer cancel()
 	res, err := h.query(ctx, d, sqlText)
 	if err != nil {
-		return nil, query.TimeoutHint(ctx, err, h.timeout, 0)
+		return nil, render.TimeoutHint(ctx, err, h.timeout, 0)
 	}
 	return res, nil
 }

@@ -222,7 +222,7 @@ func (p *Pool) answer(w *proc, f frame, stopped bool) (*query.Result, error) {
 		} else {
 			p.cfg.Observe(OutcomeOK)
 		}
-		return query.DecodeResult(b)
+		return DecodeResult(b)
 	case typeError:
 		var fl failure
 		if err := json.Unmarshal(f.payload, &fl); err != nil || fl.Seq != w.seq {

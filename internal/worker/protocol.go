@@ -5,8 +5,9 @@
 //
 // The protocol runs over the worker's stdin and stdout: frames of a 4-byte big-endian length, a type
 // byte and a payload. The supervisor sends a query (typeQuery) and may cancel it (typeCancel); the
-// worker answers once per query with a result (typeResult) or an error (typeError), and greets once
-// when its database is open (typeHello) or says why it could not open it (typeError).
+// worker answers once per query with a result (typeResult: a query.Result in the encoding of
+// EncodeResult, result.go) or an error (typeError), and greets once when its database is open
+// (typeHello) or says why it could not open it (typeError).
 package worker
 
 import (

@@ -9,8 +9,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/azabudai/ctool/query"
 )
 
 // frameBytes is one frame as conn.send writes it.
@@ -76,7 +74,7 @@ func parse(t *testing.T, fr frame) {
 		}
 	case typeResult:
 		if _, b, err := seqOf(fr.payload); err == nil {
-			query.DecodeResult(b)
+			DecodeResult(b)
 		} else if len(fr.payload) >= 8 {
 			t.Fatalf("seqOf refused %d bytes: %v", len(fr.payload), err)
 		}

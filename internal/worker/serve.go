@@ -125,7 +125,7 @@ func serveQueries(c *conn, queries <-chan *request, mu *sync.Mutex, current *uin
 			}
 			continue
 		}
-		b, err := query.EncodeResult(res)
+		b, err := EncodeResult(res)
 		if err != nil {
 			if err := c.sendJSON(typeError, failure{Seq: req.Seq, Kind: string(fault.KindInternal), Message: err.Error()}); err != nil {
 				return err

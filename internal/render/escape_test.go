@@ -1,4 +1,4 @@
-package query
+package render
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/azabudai/ctool/internal/escape"
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -13,11 +14,11 @@ import (
 // drive the terminal (ESC sequences, C1 controls, bidi overrides); csv and jsonl keep the data exact.
 func TestRenderEscapesControlCharacters(t *testing.T) {
 	cell := "red\x1b[31m\u202eevil\u009b2J\x00\xff"
-	res := &Result{Dataset: schema.Stores, Columns: []Column{{Name: "name\x1b]0;title\x07", Type: "VARCHAR"}},
+	res := &query.Result{Dataset: schema.Stores, Columns: []query.Column{{Name: "name\x1b]0;title\x07", Type: "VARCHAR"}},
 		Rows: [][]any{{cell}}}
 	for _, format := range []string{FormatText, FormatMarkdown} {
 		var out bytes.Buffer
-		if err := Write(&out, &out, format, res); err != nil {
+		if err := Write(&out, &out, res, Options{Format: format}); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range strings.ReplaceAll(out.String(), "\n", "") {
@@ -32,7 +33,7 @@ func TestRenderEscapesControlCharacters(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := Write(&out, &out, FormatCSV, res); err != nil {
+	if err := Write(&out, &out, res, Options{Format: FormatCSV}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), cell) {
@@ -44,16 +45,16 @@ func TestRenderEscapesControlCharacters(t *testing.T) {
 // terminal, control characters are shown escaped.
 func TestWriteHintEscapes(t *testing.T) {
 	var b strings.Builder
-	res := &Result{Hint: "category = '\x1b[31mカフェ' matches no row of stores"}
-	if err := WriteHint(&b, res); err != nil {
+	res := &query.Result{Hint: "category = '\x1b[31mカフェ' matches no row of stores"}
+	if err := writeHint(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "\x1b") || !strings.HasPrefix(b.String(), "ctool: hint: category = '") {
-		t.Errorf("WriteHint wrote %q", b.String())
+		t.Errorf("writeHint wrote %q", b.String())
 	}
 	b.Reset()
 	res.Rows = [][]any{{"x"}}
-	if WriteHint(&b, res); b.Len() != 0 {
+	if writeHint(&b, res); b.Len() != 0 {
 		t.Errorf("a result with rows got a hint: %q", b.String())
 	}
 }

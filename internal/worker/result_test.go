@@ -1,10 +1,15 @@
-package query_test
+package worker
 
 import (
+	"bytes"
 	"context"
 	"reflect"
 	"testing"
 
+	"github.com/azabudai/ctool/ingest/ingesttest"
+	"github.com/azabudai/ctool/internal/database"
+	"github.com/azabudai/ctool/internal/render"
+	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
@@ -12,7 +17,9 @@ import (
 // A result read by a query worker must arrive as the engine made it: every value kind DuckDB gives,
 // with its Go type, nesting and object member order.
 func TestResultRoundTrip(t *testing.T) {
-	e := newEngine(t)
+	live := database.NewLive(ingesttest.Build(t, ingesttest.SampleInput(t)))
+	defer live.Close()
+	e := query.NewEngine(live)
 	queries := []string{
 		`SELECT 1::TINYINT AS i8, 2::SMALLINT AS i16, 3::INTEGER AS i32, 4::BIGINT AS i64, 5::UTINYINT AS u8,
 			6::USMALLINT AS u16, 7::UINTEGER AS u32, 18446744073709551615::UBIGINT AS u64,
@@ -35,11 +42,11 @@ func TestResultRoundTrip(t *testing.T) {
 		if res.Build == "" {
 			t.Errorf("%s: the result names no build", sql)
 		}
-		b, err := query.EncodeResult(res)
+		b, err := EncodeResult(res)
 		if err != nil {
 			t.Fatalf("%s: encode: %v", sql, err)
 		}
-		got, err := query.DecodeResult(b)
+		got, err := DecodeResult(b)
 		if err != nil {
 			t.Fatalf("%s: decode: %v", sql, err)
 		}
@@ -51,9 +58,19 @@ func TestResultRoundTrip(t *testing.T) {
 		}
 		// Every cut of the bytes is an error, never a panic or a different result.
 		for i := 0; i < len(b); i++ {
-			if _, err := query.DecodeResult(b[:i]); err == nil {
+			if _, err := DecodeResult(b[:i]); err == nil {
 				t.Fatalf("%s: decoding the first %d of %d bytes succeeded", sql, i, len(b))
 			}
 		}
 	}
+}
+
+// jsonOf is res's JSON document, as ctool query --format json writes it.
+func jsonOf(t *testing.T, res *query.Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := textout.JSON(&b, render.Document(res)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

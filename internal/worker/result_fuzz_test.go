@@ -1,9 +1,10 @@
-package query_test
+package worker
 
 import (
 	"bytes"
 	"testing"
 
+	"github.com/azabudai/ctool/internal/render"
 	"github.com/azabudai/ctool/internal/textout"
 	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
@@ -21,8 +22,8 @@ func sameDocument(t *testing.T, r *query.Result) {
 			return
 		}
 	}
-	want, wantErr := textout.Marshal(query.Document(r))
-	got, err := query.DocumentJSON(r)
+	want, wantErr := textout.Marshal(render.Document(r))
+	got, err := render.DocumentJSON(r)
 	if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
 		t.Fatalf("DocumentJSON: %v\n%s\ntextout.Marshal: %v\n%s", err, got, wantErr, want)
 	}
@@ -42,7 +43,7 @@ func FuzzDecodeResult(f *testing.F) {
 		{Dataset: schema.Stores, Columns: []query.Column{{Name: "a", Type: "VARCHAR"}}, Hint: "nothing <matched>"},
 	}
 	for _, r := range seeds {
-		b, err := query.EncodeResult(r)
+		b, err := EncodeResult(r)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -50,7 +51,7 @@ func FuzzDecodeResult(f *testing.F) {
 	}
 	f.Add([]byte{2, '{', '}', 0, 1, 1, 16, 1, 0, 1})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := query.DecodeResult(b)
+		r, err := DecodeResult(b)
 		if err != nil {
 			return
 		}
@@ -59,15 +60,15 @@ func FuzzDecodeResult(f *testing.F) {
 				t.Fatalf("decoded a dataset that is not the schema's: %+v", r.Dataset)
 			}
 		}
-		once, err := query.EncodeResult(r)
+		once, err := EncodeResult(r)
 		if err != nil {
 			t.Fatalf("decoded what it cannot encode: %v", err)
 		}
-		r2, err := query.DecodeResult(once)
+		r2, err := DecodeResult(once)
 		if err != nil {
 			t.Fatalf("cannot decode its own encoding: %v", err)
 		}
-		twice, err := query.EncodeResult(r2)
+		twice, err := EncodeResult(r2)
 		if err != nil || !bytes.Equal(once, twice) {
 			t.Fatalf("a second round trip differs: %v\n%q\n%q", err, once, twice)
 		}

@@ -1,18 +1,19 @@
-package query
+// Package render shows a query's answer to people and agents: a query.Result as a table (fitted to a
+// terminal), JSON, JSON lines, CSV or markdown, with its remarks (the truncation hint, the left-out
+// columns, the empty result's hint) where each format has room for them, and the hints of errors that
+// are the caller's to act on (TimeoutHint). It runs nothing: the engine (query/) has answered.
+package render
 
 import (
 	"encoding/csv"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/azabudai/ctool/internal/escape"
 	"github.com/azabudai/ctool/internal/textout"
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Output formats of `ctool query`. FormatText is a table for people; the command line also accepts
@@ -28,9 +29,6 @@ const (
 // Formats lists the output formats.
 var Formats = []string{FormatText, FormatJSON, FormatJSONL, FormatCSV, FormatMarkdown}
 
-// displayWidth is how many characters of a cell table and markdown show.
-const displayWidth = 60
-
 // TruncatedHint tells an agent what to do when more rows matched than the returned ones: past the
 // row cap, narrow or page; past the query's own lower LIMIT, raise it or page.
 func TruncatedHint(returned int) string {
@@ -43,9 +41,20 @@ func TruncatedHint(returned int) string {
 var capHint = fmt.Sprintf("more rows matched than the %d returned: narrow the WHERE clause, or page with ORDER BY ... LIMIT %d OFFSET %d",
 	schema.RowCap, schema.RowCap, schema.RowCap)
 
-// Write renders res in format to out. notes receives remarks for people (the truncation hint, left-out
-// columns) in the formats that have no place for them.
-func Write(out, notes io.Writer, format string, res *Result) error {
+// Options are how a result is shown, as the command line asked.
+type Options struct {
+	Format string // one of Formats
+	// Width fits a text table to a terminal that many columns wide: when the table is wider, the
+	// widest columns are narrowed and their cells wrapped so that every line fits, and when that would
+	// leave a column too narrow to read, each row is shown as a block of "column | value" lines
+	// instead (textout.Fit). 0 fits nothing, as for a file or a pipe; other formats ignore it.
+	Width int
+}
+
+// Write renders res to out as o says. notes receives remarks for people (the truncation hint, left-out
+// columns, an empty result's hint) in the formats that have no place for them.
+func Write(out, notes io.Writer, res *query.Result, o Options) error {
+	format := o.Format
 	switch format {
 	case FormatJSON:
 		return textout.JSONFor(out, Document(res))
@@ -80,10 +89,14 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 		}
 		return writeNotes(notes, res)
 	case FormatText, FormatMarkdown:
-		if err := writeTable(out, format == FormatMarkdown, res, 0); err != nil {
+		width := o.Width
+		if format == FormatMarkdown {
+			width = 0
+		}
+		if err := writeTable(out, format == FormatMarkdown, res, width); err != nil {
 			return err
 		}
-		return WriteHint(notes, res)
+		return writeHint(notes, res)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -92,35 +105,35 @@ func Write(out, notes io.Writer, format string, res *Result) error {
 // dataset's message when nothing matched, a hint when more matched than came back, and a note on
 // left-out columns.
 // Rows keep the SELECT's column order.
-func Document(res *Result) any {
+func Document(res *query.Result) any {
 	rows := make([]any, len(res.Rows))
 	for i, r := range res.Rows {
 		rows[i] = rowObject(res.Columns, r)
 	}
-	doc := orderedObject{{"results", rows}, {"count", len(res.Rows)}, {"truncated", res.Truncated}}
+	doc := query.Object{{Key: "results", Value: rows}, {Key: "count", Value: len(res.Rows)}, {Key: "truncated", Value: res.Truncated}}
 	if len(res.Rows) == 0 && !res.Truncated { // LIMIT 0 of rows that match is no empty result
-		doc = append(doc, kv{"message", res.Dataset.ZeroMessage})
+		doc = append(doc, query.Member{Key: "message", Value: res.Dataset.ZeroMessage})
 		if res.Hint != "" {
-			doc = append(doc, kv{"hint", res.Hint})
+			doc = append(doc, query.Member{Key: "hint", Value: res.Hint})
 		}
 	}
 	if res.Truncated {
-		doc = append(doc, kv{"hint", TruncatedHint(len(res.Rows))})
+		doc = append(doc, query.Member{Key: "hint", Value: TruncatedHint(len(res.Rows))})
 	}
 	if note := omittedNote(res); note != "" {
-		doc = append(doc, kv{"note", note})
+		doc = append(doc, query.Member{Key: "note", Value: note})
 	}
 	return doc
 }
 
 // DocumentJSON is Document(res) encoded as textout.Marshal encodes it, in one pass: the document
 // writes itself compact, so the encoder's check and compaction of what it wrote would change nothing.
-func DocumentJSON(res *Result) ([]byte, error) {
-	return Document(res).(orderedObject).MarshalJSON()
+func DocumentJSON(res *query.Result) ([]byte, error) {
+	return Document(res).(query.Object).MarshalJSON()
 }
 
 // omittedNote says plainly which columns a result leaves out and why, and adds the result's Note.
-func omittedNote(res *Result) string {
+func omittedNote(res *query.Result) string {
 	if len(res.Omitted) == 0 {
 		return res.Note
 	}
@@ -138,29 +151,29 @@ func omittedNote(res *Result) string {
 	return note
 }
 
-func rowObject(cols []Column, values []any) orderedObject {
-	obj := make(orderedObject, len(cols))
+func rowObject(cols []query.Column, values []any) query.Object {
+	obj := make(query.Object, len(cols))
 	for i, c := range cols {
-		obj[i] = kv{c.Name, values[i]}
+		obj[i] = query.Member{Key: c.Name, Value: values[i]}
 	}
 	return obj
 }
 
 // writeNotes puts the remarks of the streaming formats on the notes stream.
-func writeNotes(notes io.Writer, res *Result) error {
+func writeNotes(notes io.Writer, res *query.Result) error {
 	if res.Truncated {
 		fmt.Fprintln(notes, "ctool: "+TruncatedHint(len(res.Rows)))
 	}
 	if note := omittedNote(res); note != "" {
 		fmt.Fprintln(notes, "ctool: "+note)
 	}
-	return WriteHint(notes, res)
+	return writeHint(notes, res)
 }
 
-// WriteHint puts an empty result's hint on the notes stream, where table and markdown keep it off
+// writeHint puts an empty result's hint on the notes stream, where table and markdown keep it off
 // the result itself. It quotes the query's literals and the data's values: control characters are
 // shown escaped.
-func WriteHint(notes io.Writer, res *Result) error {
+func writeHint(notes io.Writer, res *query.Result) error {
 	if res.Hint != "" && len(res.Rows) == 0 {
 		_, err := fmt.Fprintln(notes, "ctool: hint: "+escape.Visible(res.Hint))
 		return err
@@ -181,87 +194,4 @@ func cellText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-// writeTable renders a table (or a markdown table) for people: long cells are cut for display only.
-// A width above 0 fits the table to a terminal that wide (textout.Fit), or shows it expanded.
-func writeTable(out io.Writer, markdown bool, res *Result, width int) error {
-	count := len(res.Rows)
-	note := omittedNote(res)
-	switch {
-	case count == 0 && res.Truncated:
-		_, err := fmt.Fprintf(out, "(0 rows; %s)\n", TruncatedHint(0))
-		return err
-	case count == 0:
-		_, err := fmt.Fprintln(out, res.Dataset.ZeroMessage)
-		return err
-	}
-	opts := []tablewriter.Option{tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone)}
-	if markdown {
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
-	}
-	t := textout.Table(out, opts...)
-	header := make([]string, len(res.Columns))
-	for i, c := range res.Columns {
-		header[i] = escape.Visible(c.Name)
-	}
-	var cells [][]string
-	for _, values := range res.Rows {
-		row := make([]string, len(values))
-		for i, v := range values {
-			text := cellText(v)
-			if v == nil {
-				text = "NULL"
-			}
-			row[i] = shorten(text)
-		}
-		cells = append(cells, row)
-	}
-	fit := textout.Fit(header, cells, width)
-	if fit.Expanded {
-		if err := textout.WriteExpanded(out, header, cells, width); err != nil {
-			return err
-		}
-	} else {
-		if fit.Wrapped {
-			// Rows that span lines need a line between them to be told apart.
-			t.Options(tablewriter.WithRendition(tw.Rendition{Settings: tw.Settings{Separators: tw.Separators{BetweenRows: tw.On}}}))
-		}
-		t.Header(fit.Header)
-		for _, row := range fit.Rows {
-			if err := t.Append(row); err != nil {
-				return err
-			}
-		}
-		if err := t.Render(); err != nil {
-			return err
-		}
-	}
-	footer := fmt.Sprintf("(%d %s", count, textout.Plural(count, "row", "rows"))
-	if markdown {
-		// A line right under a markdown table would be read as one more row.
-		footer = "\n" + footer
-	}
-	if res.Truncated {
-		footer += "; " + TruncatedHint(count)
-	}
-	if note != "" {
-		footer += "; " + note
-	}
-	_, err := fmt.Fprintln(out, footer+")")
-	return err
-}
-
-// shorten puts a cell on one line, shows its control characters as escapes (no ESC sequence reaches
-// the terminal) and cuts it to displayWidth characters.
-func shorten(s string) string {
-	s = escape.Visible(strings.Join(strings.Fields(s), " "))
-	if s == "" {
-		return s
-	}
-	if utf8.RuneCountInString(s) <= displayWidth {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:displayWidth-1]) + "…"
 }

@@ -1,4 +1,4 @@
-package query
+package render
 
 import (
 	"context"
@@ -8,10 +8,6 @@ import (
 
 	"github.com/azabudai/ctool/internal/fault"
 )
-
-// Stopped is the error of a query whose context ended before it answered, as Query gives it: a
-// timeout when its deadline passed, "cancelled" when its caller gave up.
-func Stopped(ctx context.Context) error { return stopped(ctx) }
 
 // TimeoutHint gives a query that ran past its time limit (err of kind timeout, ctx not cancelled by
 // its caller) the hint every caller gives: a cheaper query and, where the caller may raise the limit

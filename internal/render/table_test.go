@@ -1,4 +1,4 @@
-package query
+package render
 
 import (
 	"bytes"
@@ -6,15 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 // tableResult is a result with long Japanese and English cells, as the stores and events data have.
-func tableResult() *Result {
-	return &Result{
+func tableResult() *query.Result {
+	return &query.Result{
 		Dataset: &schema.Dataset{Name: "stores"},
-		Columns: []Column{{Name: "store_id"}, {Name: "store_name"}, {Name: "category"}, {Name: "description"}},
+		Columns: []query.Column{{Name: "store_id"}, {Name: "store_name"}, {Name: "category"}, {Name: "description"}},
 		Rows: [][]any{
 			{"STR-0001", "麻布台ヒルズマーケット", "retail", "食料品や日用品を扱う、麻布台ヒルズの中心にあるマーケットです。"},
 			{"STR-0002", "バルコニー バイ シックス", "restaurant", "A rooftop restaurant with a view of Tokyo Tower"},
@@ -28,12 +29,12 @@ func tableResult() *Result {
 func TestWriteTableFits(t *testing.T) {
 	res := tableResult()
 	var natural bytes.Buffer
-	if err := Write(&natural, nil, FormatText, res); err != nil {
+	if err := Write(&natural, nil, res, Options{Format: FormatText}); err != nil {
 		t.Fatal(err)
 	}
 	for _, width := range []int{200, 160, 120, 80, 60, 40, 30, 24} {
 		var b bytes.Buffer
-		if err := WriteTable(&b, res, width); err != nil {
+		if err := Write(&b, nil, res, Options{Format: FormatText, Width: width}); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
@@ -79,7 +80,7 @@ func TestWriteTableFits(t *testing.T) {
 
 // checkExpanded checks a result shown one record per block: every line fits, the separators line up,
 // and each record's "column | value" lines give back its column names and values.
-func checkExpanded(t *testing.T, width int, res *Result, lines []string) {
+func checkExpanded(t *testing.T, width int, res *query.Result, lines []string) {
 	t.Helper()
 	var records [][]string // per record, the text of each field, wrapped lines joined
 	sep := -1

@@ -1,4 +1,4 @@
-package query
+package render
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/internal/fault"
+	"github.com/azabudai/ctool/query"
 )
 
 func TestTimeoutHint(t *testing.T) {
@@ -23,10 +24,10 @@ func TestTimeoutHint(t *testing.T) {
 		wantKind fault.Kind
 		wantHint string
 	}{
-		{"cli", expired, stopped(expired), time.Minute, fault.KindTimeout, "a cheaper query, or a larger --timeout (now 5s, at most 1m0s)"},
-		{"mcp", expired, stopped(expired), 0, fault.KindTimeout, "a cheaper query: every call stops after 5s"},
+		{"cli", expired, query.Stopped(expired), time.Minute, fault.KindTimeout, "a cheaper query, or a larger --timeout (now 5s, at most 1m0s)"},
+		{"mcp", expired, query.Stopped(expired), 0, fault.KindTimeout, "a cheaper query: every call stops after 5s"},
 		{"bare deadline", expired, context.DeadlineExceeded, 0, fault.KindTimeout, "a cheaper query: every call stops after 5s"},
-		{"caller gave up", cancelled, stopped(cancelled), 0, fault.KindTimeout, ""},
+		{"caller gave up", cancelled, query.Stopped(cancelled), 0, fault.KindTimeout, ""},
 		{"other error", expired, sqlErr, time.Minute, fault.KindSQL, ""},
 	} {
 		got := fault.Explain(TimeoutHint(tc.ctx, tc.err, 5*time.Second, tc.max))

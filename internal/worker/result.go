@@ -1,4 +1,4 @@
-package query
+package worker
 
 import (
 	"encoding/binary"
@@ -7,14 +7,15 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/azabudai/ctool/query"
 	"github.com/azabudai/ctool/schema"
 )
 
 // EncodeResult writes a result for another process (a query worker's answer) so that DecodeResult
 // gives back the same Result: every exported field by its JSON encoding, the dataset by name, and the
-// rows' values with their exact Go types (a JSON round trip would turn int64 into float64 and lose the
-// column order of objects).
-func EncodeResult(r *Result) ([]byte, error) {
+// rows' values with their exact Go types, those query.Result holds (a JSON round trip would turn int64
+// into float64 and lose the column order of objects).
+func EncodeResult(r *query.Result) ([]byte, error) {
 	head := *r
 	head.Dataset, head.Rows = nil, nil
 	h, err := json.Marshal(&head)
@@ -41,14 +42,14 @@ func EncodeResult(r *Result) ([]byte, error) {
 }
 
 // DecodeResult reads what EncodeResult wrote.
-func DecodeResult(b []byte) (*Result, error) {
+func DecodeResult(b []byte) (*query.Result, error) {
 	d := &decoder{b: b}
 	h := d.bytes()
 	name := d.string()
 	if d.err != nil {
 		return nil, d.err
 	}
-	r := &Result{}
+	r := &query.Result{}
 	if err := json.Unmarshal(h, r); err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func DecodeResult(b []byte) (*Result, error) {
 	return r, nil
 }
 
-// Tags of the value kinds jsonValue produces.
+// Tags of the value kinds a query.Result holds.
 const (
 	tagNil byte = iota
 	tagFalse
@@ -147,11 +148,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return b, nil
-	case orderedObject:
+	case query.Object:
 		b = binary.AppendUvarint(append(b, tagObject), uint64(len(x)))
 		for _, m := range x {
-			b = appendString(b, m.key)
-			if b, err = appendValue(b, m.value); err != nil {
+			b = appendString(b, m.Key)
+			if b, err = appendValue(b, m.Value); err != nil {
 				return nil, err
 			}
 		}
@@ -267,10 +268,10 @@ func (d *decoder) value(depth int) any {
 		}
 		return out
 	case tagObject:
-		obj := make(orderedObject, d.count())
+		obj := make(query.Object, d.count())
 		for i := range obj {
-			obj[i].key = d.string()
-			obj[i].value = d.value(depth + 1)
+			obj[i].Key = d.string()
+			obj[i].Value = d.value(depth + 1)
 		}
 		return obj
 	}
