@@ -99,3 +99,40 @@ func short(path string) string {
 	}
 	return strings.TrimPrefix(path, module+"/")
 }
+
+// Sizes a reader can hold in mind: no non-test Go file over maxFileLines lines, no package over
+// maxPackageLines lines of non-test Go (bench's programs aside, like the table above).
+const (
+	maxFileLines    = 450
+	maxPackageLines = 3500
+)
+
+func TestFileAndPackageSizes(t *testing.T) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		if name := short(p.PkgPath); name == "bench" || strings.HasPrefix(name, "bench/") {
+			continue
+		}
+		total := 0
+		for _, f := range append(append([]string{}, p.GoFiles...), p.IgnoredFiles...) {
+			if strings.HasSuffix(f, "_test.go") || !strings.HasSuffix(f, ".go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := strings.Count(string(b), "\n")
+			total += n
+			if n > maxFileLines {
+				t.Errorf("%s has %d lines, more than %d: split it by what its parts do", f, n, maxFileLines)
+			}
+		}
+		if total > maxPackageLines {
+			t.Errorf("%s has %d lines of non-test Go, more than %d: it does more than one job", p.PkgPath, total, maxPackageLines)
+		}
+	}
+}
