@@ -43,9 +43,9 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 	printf 'Medians of %s interleaved rounds; the last column lists each round.\n\n%s\n\n' "$ROUNDS" "$table"
 	cat <<TEXT
 The queries are bench/peer's (results/peer.md): a literal changes with every call. Since $BASE every
-statement a query worker sends to DuckDB goes through guard.Conn (the guard's checked statement or
+statement a query worker sends to DuckDB goes through database.Conn (the guard's checked statement or
 ctool's own SQL), and every connection of a reader refuses, by DuckDB's own parse and statement type,
-any statement that is not one SELECT (prepared.SelectOnly: one parse per distinct text per process);
+any statement that is not one SELECT (database.selectOnly: one parse per distinct text per process);
 the instance's in-memory catalog is detached. What that costs per call is the difference above.
 
 Two stricter designs were measured on the way, with this script at the same load and rejected for

@@ -9,7 +9,7 @@ import (
 )
 
 // The conditions of a query that the hints look at one by one (nomatch.go and the analyzers after it),
-// read through the guard's reader of the parsed query (guard/read.go).
+// read through the reader of the parsed query (internal/querytree).
 
 // maxConditions is the most conditions of one query that are looked at.
 const maxConditions = 8
