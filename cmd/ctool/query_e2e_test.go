@@ -1382,11 +1382,11 @@ func testFormats(t *testing.T, db e2eDB) {
 		}
 		for _, path := range []string{filepath.Join(dir, "missing.duckdb"), dir} {
 			res := runCtool("", "query", "events", "--db", path, "--format", "json", "SELECT 1")
-			if _, kind, err := jsonError(res.stdout); res.code != 3 || err != nil || kind != "no_database" || !strings.Contains(res.stdout, `"hint":"ctool ingest, or name an existing build with --db PATH or CTOOL_DB"`) {
+			if _, kind, err := jsonError(res.stdout); res.code != 3 || err != nil || kind != "no_database" || !strings.Contains(res.stdout, `ctool ingest, or name an existing build with --db PATH or CTOOL_DB"`) {
 				t.Fatalf("want exit 3 and the no_database error with its hint on stdout (%v):\n%s", err, res)
 			}
 			res = runCtool("", "query", "events", "--db", path, "SELECT 1")
-			if res.code != 3 || !strings.Contains(res.stderr, "Try: ctool ingest") || res.stdout != "" {
+			if res.code != 3 || !strings.Contains(res.stderr, "Try: ") || !strings.Contains(res.stderr, "ctool ingest") || res.stdout != "" {
 				t.Fatalf("want exit 3 and 'Try: ctool ingest' on stderr:\n%s", res)
 			}
 		}
