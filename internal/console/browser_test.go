@@ -260,8 +260,9 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Errorf("%s at 400 px is not cards with labels: %q", list.path, card)
 		}
 	}
-	shoot("products-phone")
 	do("wide again", chromedp.EmulateViewport(1440, 1000))
+	do("products, 100 a page", chromedp.Navigate(ts.URL+"/products?_size=100"), chromedp.WaitVisible(chromedp.CSS(`nav.sizes strong[aria-current]`)))
+	shoot("products")
 
 	// A mistyped parameter is named on the page, with the one meant, and the list is the others'.
 	do("a mistyped parameter", chromedp.Navigate(ts.URL+"/stores?categry=cafe&open=open"), chromedp.WaitVisible(chromedp.CSS(`.notice`)))
