@@ -265,7 +265,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	shoot("products")
 
 	// A mistyped parameter is named on the page, with the one meant, and the list is the others'.
-	do("a mistyped parameter", chromedp.Navigate(ts.URL+"/stores?categry=cafe&open=open"), chromedp.WaitVisible(chromedp.CSS(`.notice`)))
+	do("a mistyped parameter", chromedp.Navigate(ts.URL+"/stores?categry=cafe&category=bar"), chromedp.WaitVisible(chromedp.CSS(`.notice`)))
 	if notice := text(".notice"); !strings.Contains(notice, "categry=cafe") || !strings.Contains(notice, "category のことですか") {
 		t.Errorf("the notice says %q", notice)
 	}
