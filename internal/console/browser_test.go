@@ -230,6 +230,47 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	shoot("store-record-marked")
 
+	// On a phone (400 px) every list reads without sideways scrolling: each row is a card, each cell
+	// labelled with its column in the page's language; the page and each list fit the screen.
+	do("phone width", chromedp.EmulateViewport(400, 900))
+	for _, list := range []struct{ path, label string }{
+		{"/stores?category=cafe", "店舗ID"}, {"/events", "開催日時"}, {"/products?_size=100", "店舗ID"},
+	} {
+		do("the list at 400 px", chromedp.Navigate(ts.URL+list.path), chromedp.WaitVisible(chromedp.CSS(`table.rows`)))
+		fits, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.scrollingElement.scrollWidth <= innerWidth &&
+			[...document.querySelectorAll(".scroll, table.rows, table.rows tbody tr, table.rows td")].every(e => e.scrollWidth <= e.clientWidth + 1)`))
+		if err != nil || !fits {
+			wide, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.scrollingElement.scrollWidth + " > " + innerWidth + ": " +
+				[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 5).map(e => e.tagName + "." + e.className).join(", ") + " / " +
+				[...document.querySelectorAll(".scroll, table.rows, table.rows tbody tr, table.rows td")].filter(e => e.scrollWidth > e.clientWidth + 1).slice(0, 5).map(e => e.tagName + "." + e.className + " " + e.scrollWidth + ">" + e.clientWidth).join(", ")`))
+			t.Errorf("%s at 400 px scrolls sideways (%v): %s", list.path, err, wide)
+		}
+		// A card: the rows are blocks, the header is out of sight, and a cell shows its column's label.
+		card, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const row = document.querySelector("table.rows tbody tr"), head = document.querySelector("table.rows thead");
+			const cells = [...row.querySelectorAll("td[data-label]")].filter(td => getComputedStyle(td).display !== "none");
+			const shown = cells.map(td => getComputedStyle(td, "::before").content).filter(c => c !== "none" && c !== "normal");
+			return getComputedStyle(row).display + "|" + head.getBoundingClientRect().width + "|" + shown.join("|");
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := strings.Split(card, "|")
+		if len(parts) < 4 || parts[0] == "table-row" || parts[1] != "1" || !strings.Contains(card, `"`+list.label+`"`) {
+			t.Errorf("%s at 400 px is not cards with labels: %q", list.path, card)
+		}
+	}
+	do("wide again", chromedp.EmulateViewport(1440, 1000))
+	do("products, 100 a page", chromedp.Navigate(ts.URL+"/products?_size=100"), chromedp.WaitVisible(chromedp.CSS(`nav.sizes strong[aria-current]`)))
+	shoot("products")
+
+	// A mistyped parameter is named on the page, with the one meant, and the list is the others'.
+	do("a mistyped parameter", chromedp.Navigate(ts.URL+"/stores?categry=cafe&category=bar"), chromedp.WaitVisible(chromedp.CSS(`.notice`)))
+	if notice := text(".notice"); !strings.Contains(notice, "categry=cafe") || !strings.Contains(notice, "category のことですか") {
+		t.Errorf("the notice says %q", notice)
+	}
+	shoot("stores-unknown-parameter")
+
 	// The changes after CSV cells were edited: the field, old and new.
 	do("changes", chromedp.Navigate(ts.URL+"/changes"), chromedp.Click(chromedp.CSS(`a[href="/changes/stores?kind=changed"]`)))
 	waitFor(`location.pathname === "/changes/stores"`)

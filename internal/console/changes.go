@@ -77,7 +77,7 @@ type changesData struct {
 
 func (s *Server) changesPage(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Against == "" {
-		s.fail(w, r, &httpError{http.StatusNotFound, "start the console with --against DB|DIR to see what changed"})
+		s.fail(w, r, &httpError{status: http.StatusNotFound, msg: "start the console with --against DB|DIR to see what changed"})
 		return
 	}
 	p := s.newPage(r, "changes")

@@ -205,6 +205,12 @@ func TestPages(t *testing.T) {
 		{"validation.html", "/validation", "ja"},
 		{"not-found.html", "/stores/record?store_id=STR-9999", "ja"},
 		{"bad-sort.html", "/stores?_sort=nope", "en"},
+		{"bad-size.html", "/products?_size=7", "ja"},
+		{"products-size-100-page2.html", "/products?_size=100&_page=2", "en"},
+		{"stores-unknown-param.html", "/stores?categry=cafe&_sort=store_name", "ja"},
+		{"stores-unknown-params-en.html", "/stores?open=open&at=2025-10-05T19:00&Category=cafe&per_page=20&page=2&foo=", "en"},
+		{"stores-no-rows.html", "/stores?q=" + url.QueryEscape("存在しない店"), "en"},
+		{"export-unknown-param.html", "/stores.csv?categry=cafe", "ja"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := get(t, s, c.target, "Accept-Language", c.lang)

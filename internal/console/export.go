@@ -53,7 +53,7 @@ func exportFormat(name string) *format {
 // exportColumns are the columns an export writes: those the list shows, and for stores the open
 // state when the list asked for a time or a state.
 func (lq *listQuery) exportColumns() []column {
-	cols := lq.T.shown()
+	cols := lq.T.Cols
 	if lq.T.IsStores() && (lq.AtGiven || lq.Open != "") {
 		cols = append(cols, column{Name: "open_at_" + lq.At.Format("2006-01-02T15:04"), Type: "VARCHAR"})
 	}
@@ -149,7 +149,7 @@ func (lq *listQuery) stream(ctx context.Context, c *database.Conn, write func([]
 // read reads every row of the list in chunks, as stream writes them.
 func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]any) error, flush func() error) error {
 	src, w := lq.source(), lq.where()
-	cols := lq.T.shown()
+	cols := lq.T.Cols
 	list := []guard.SQL{guard.Const("_row")}
 	if lq.Sort != "" {
 		list = append(list, guard.Format("CAST(%s AS VARCHAR)", guard.MustIdent(lq.Sort)))

@@ -78,7 +78,7 @@ func TestExportWhole(t *testing.T) {
 	for _, chunk := range []int{50_000, 7, 1} {
 		exportChunk = chunk
 		t.Run(fmt.Sprint("chunk ", chunk), func(t *testing.T) {
-			cols := "store_name, product_name, product_description, tag, price_yen, price_max_yen"
+			cols := "store_id, store_name, product_name, product_description, tag, price_yen, price_max_yen"
 			for _, c := range []struct{ target, query string }{
 				{"/products.csv", "SELECT " + cols + " FROM products_typed"},
 				{"/products.csv?tag=" + url.QueryEscape("ギフト"), "SELECT " + cols + " FROM products_typed WHERE tag = 'ギフト'"},

@@ -29,6 +29,17 @@ type listData struct {
 	AtValue  string // the open-at field's value
 	AtText   string
 	States   []string
+	Sizes    []sizeLink
+	Capped   bool // _size=all and the list has more rows than a page shows
+	MaxRows  int  // what _size=all shows at most
+	p        *page
+}
+
+// sizeLink is one page size the list offers, as a link that keeps the rest of the list.
+type sizeLink struct {
+	Size    string // 50, 100, 500, all
+	Query   template.URL
+	Current bool
 }
 
 // listRow is one row of a list: its cells, the link to its record and, for stores, its open state.
@@ -41,6 +52,8 @@ type listRow struct {
 // cell is one value as a page shows it.
 type cell struct {
 	Col   string
+	Label string // the column's label in the page's language (a card's)
+	Title bool   // the row's name (a card's heading)
 	Text  string
 	Null  bool
 	Bool  string // "true" or "false" for a BOOLEAN
@@ -81,17 +94,23 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	lq, err := parseList(t, r.URL.Query(), s.cfg.Now().In(schema.Tokyo))
 	if err != nil {
-		s.fail(w, r, badRequest("%s", err.Error()))
+		s.fail(w, r, err)
 		return
 	}
 	if format != "" {
+		// An export that left a mistyped filter out would be all of the list, unasked: refused.
+		if len(lq.Unknown) > 0 {
+			s.fail(w, r, badRequest("%s Nothing was exported: correct or remove it, then export again.", unknownNotice(lq.Unknown)))
+			return
+		}
 		s.export(w, r, lq, exportFormat(format))
 		return
 	}
 	p := s.newPage(r, t.D.Name)
 	p.Title = p.T(t.D.Name)
-	d := &listData{Q: lq, Params: lq.values(), Cols: t.shown(), AtValue: lq.At.Format("2006-01-02T15:04"),
-		AtText: lq.At.Format("2006-01-02 15:04") + " (" + p.T(lq.At.Weekday().String()) + ")", States: []string{stateOpen, stateClosed, stateUnknown}}
+	d := &listData{Q: lq, Params: lq.values(), Cols: t.Cols, AtValue: lq.At.Format("2006-01-02T15:04"),
+		AtText: lq.At.Format("2006-01-02 15:04") + " (" + p.T(lq.At.Weekday().String()) + ")", States: []string{stateOpen, stateClosed, stateUnknown},
+		MaxRows: maxListRows, p: p}
 	err = s.conn(r.Context(), func(_ *database.Build, c *database.Conn) error {
 		return d.read(r.Context(), c)
 	})
@@ -99,16 +118,44 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	d.Pages = int((d.Total + pageSize - 1) / pageSize)
+	d.Pages = int((d.Total + int64(lq.Size) - 1) / int64(lq.Size))
 	if lq.Page > 1 && lq.Page > d.Pages {
 		s.fail(w, r, errNotFound)
 		return
 	}
 	if d.Total > 0 {
-		d.From = int64((lq.Page-1)*pageSize + 1)
+		d.From = int64((lq.Page-1)*lq.Size + 1)
 		d.To = d.From + int64(len(d.Rows)) - 1
 	}
+	d.Capped = lq.SizeArg == "all" && d.Total > int64(lq.Size)
+	for _, size := range pageSizes {
+		q := template.URL(withParam(d.Params, "_size", size))
+		if size == pageSizes[0] {
+			q = template.URL(withoutParam(d.Params, "_size"))
+		}
+		d.Sizes = append(d.Sizes, sizeLink{Size: size, Query: q, Current: size == lq.SizeArg || (size == pageSizes[0] && lq.SizeArg == "")})
+	}
 	s.render(w, p, "list", d)
+}
+
+// SizeOnly is the list's page size as a query ("" for the default): what "clear all" keeps.
+func (d *listData) SizeOnly() template.URL {
+	if d.Q.SizeArg == "" {
+		return ""
+	}
+	return template.URL(url.Values{"_size": {d.Q.SizeArg}}.Encode())
+}
+
+// ExportQuery is the list's query for its exports: every row, so no page size.
+func (d *listData) ExportQuery() template.URL {
+	return template.URL(withoutParam(d.Params, "_size"))
+}
+
+// FixQuery is the list's query with an unknown parameter's values given to the name meant instead.
+func (d *listData) FixQuery(u unknownParam) template.URL {
+	c := cloneValues(d.Params)
+	c[u.Meant] = append(c[u.Meant], u.Values...)
+	return template.URL(c.Encode())
 }
 
 // read fills the page: the facets (the first one that is not a list also gives the total), the count
@@ -187,13 +234,14 @@ func (d *listData) read(ctx context.Context, c *database.Conn) error {
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		d.Rows = append(d.Rows, lq.T.listRow(vals[1:], d.Params))
+		d.Rows = append(d.Rows, lq.T.listRow(vals[1:], d.Params, d.p))
 	}
 	return rows.Err()
 }
 
-// listRow makes a row of a list from its values in the table's column order (then _open).
-func (t *table) listRow(vals []any, params url.Values) listRow {
+// listRow makes a row of a list from its values in the table's column order (then _open), its
+// words in p's language.
+func (t *table) listRow(vals []any, params url.Values, p *page) listRow {
 	byName := map[string]any{}
 	for i, c := range t.Cols {
 		byName[c.Name] = vals[i]
@@ -203,10 +251,8 @@ func (t *table) listRow(vals []any, params url.Values) listRow {
 		row.Open, _ = vals[len(t.Cols)].(string)
 	}
 	for i, c := range t.Cols {
-		if c.Hidden {
-			continue
-		}
-		ce := makeCell(c, vals[i])
+		ce := makeCell(c, vals[i], p)
+		ce.Title = c.Name == t.titleColumn()
 		ce.Unread = t.unreadPrice(c, ce, byName)
 		if c.Facet && !c.List && !ce.Null {
 			ce.Facet = template.URL(withParam(params, c.Name, ce.Text))
@@ -219,6 +265,17 @@ func (t *table) listRow(vals []any, params url.Values) listRow {
 		row.Cells = append(row.Cells, ce)
 	}
 	return row
+}
+
+// titleColumn is the column that names a row: a store's, an event's, a product's name.
+func (t *table) titleColumn() string {
+	switch t.D.Name {
+	case "events":
+		return "event_name"
+	case "products":
+		return "product_name"
+	}
+	return "store_name"
 }
 
 // recordQuery is the link to a row's record page: its key's values.
@@ -240,9 +297,9 @@ func (t *table) unreadPrice(c column, ce cell, byName map[string]any) bool {
 	return ok && price.Read(d).Unread
 }
 
-// makeCell is one value of column c as a page shows it.
-func makeCell(c column, v any) cell {
-	ce := cell{Col: c.Name}
+// makeCell is one value of column c as page p shows it: a list of day names in its language.
+func makeCell(c column, v any, p *page) cell {
+	ce := cell{Col: c.Name, Label: p.Label(c)}
 	switch x := v.(type) {
 	case nil:
 		ce.Null = true
@@ -251,7 +308,11 @@ func makeCell(c column, v any) cell {
 		ce.Text = ce.Bool
 	case []any:
 		for _, e := range x {
-			ce.List = append(ce.List, valueText(e, "VARCHAR"))
+			text := valueText(e, "VARCHAR")
+			if c.Days {
+				text = p.T(text)
+			}
+			ce.List = append(ce.List, text)
 			if ce.AI == nil {
 				ce.AI = addressesAI(e)
 			}

@@ -29,9 +29,7 @@ var messages = map[string][2]string{
 	"Datasets":                          {"データセット", "Datasets"},
 	"Dataset":                           {"データセット", "Dataset"},
 	"Rows":                              {"行数", "Rows"},
-	"rows":                              {"行", "rows"},
 	"Export":                            {"書き出し", "Export"},
-	"Export all":                        {"すべて書き出す", "Export all"},
 	"CSV for Excel":                     {"CSV（Excel用）", "CSV for Excel"},
 	"Source files":                      {"元ファイル", "Source files"},
 	"File":                              {"ファイル", "File"},
@@ -50,6 +48,7 @@ var messages = map[string][2]string{
 	"Facets":                            {"絞り込み", "Facets"},
 	"clear":                             {"解除", "clear"},
 	"(none)":                            {"（なし）", "(none)"},
+	"%s row":                            {"%s 行", "%s row"},
 	"%s rows":                           {"%s 行", "%s rows"},
 	"showing %d–%d":                     {"%d–%d 行目を表示", "showing %d–%d"},
 	"No rows match.":                    {"該当する行はありません。", "No rows match."},
@@ -115,7 +114,6 @@ var messages = map[string][2]string{
 	"Validation could not run":                            {"検証を実行できません", "Validation could not run"},
 	"valid":                                               {"問題なし", "valid"},
 	"invalid":                                             {"問題あり", "invalid"},
-	"%d errors, %d warnings":                              {"エラー %d 件、警告 %d 件", "%d errors, %d warnings"},
 	"the first %d shown":                                  {"最初の %d 件を表示", "the first %d shown"},
 	"Problems":                                            {"問題", "Problems"},
 	"Line":                                                {"行", "Line"},
@@ -137,7 +135,66 @@ var messages = map[string][2]string{
 	"Read-only console of the build. Personal data (profiles) is never shown.": {"ビルドの読み取り専用コンソールです。個人情報（プロファイル）は表示しません。", "Read-only console of the build. Personal data (profiles) is never shown."},
 	"in the future":  {"未来の日時", "in the future"},
 	"just now":       {"たった今", "just now"},
+	"%d minute ago":  {"%d 分前", "%d minute ago"},
 	"%d minutes ago": {"%d 分前", "%d minutes ago"},
+	"%d hour ago":    {"%d 時間前", "%d hour ago"},
 	"%d hours ago":   {"%d 時間前", "%d hours ago"},
 	"%d days ago":    {"%d 日前", "%d days ago"},
+}
+
+// More of the console's words: counts, the page size, unknown parameters, the errors a request
+// gets, the days and closures of a store.
+func init() {
+	for k, v := range map[string][2]string{
+		"Export all %s row":  {"すべて書き出す（%s 行）", "Export all %s row"},
+		"Export all %s rows": {"すべて書き出す（%s 行）", "Export all %s rows"},
+		"%d error":           {"エラー %d 件", "%d error"},
+		"%d errors":          {"エラー %d 件", "%d errors"},
+		"%d warning":         {"警告 %d 件", "%d warning"},
+		"%d warnings":        {"警告 %d 件", "%d warnings"},
+		"Rows per page":      {"1ページの行数", "Rows per page"},
+		"all (up to %s)":     {"すべて（最大 %s 行）", "all (up to %s)"},
+		"The list stops at %s rows of %s. For every row, export the list:": {"一覧に表示するのは全 %[2]s 行のうち %[1]s 行までです。すべての行は書き出してください:", "The list stops at %s rows of %s. For every row, export the list:"},
+		// Unknown parameters.
+		"Unknown parameter: %s.":  {"不明なパラメータ: %s。", "Unknown parameter: %s."},
+		"Unknown parameters: %s.": {"不明なパラメータ: %s。", "Unknown parameters: %s."},
+		" (did you mean %s?)":     {"（%s のことですか？）", " (did you mean %s?)"},
+		", ":                      {"、", ", "},
+		"and %d more":             {"ほか %d 件", "and %d more"},
+		"Not understood: ignored": {"分からないパラメータを無視しました", "Not understood: ignored"},
+		"The list below is shown as if it were not there.":                  {"下の一覧は、これがないものとして表示しています。", "The list below is shown as if it were not there."},
+		"The list below is shown as if they were not there.":                {"下の一覧は、これらがないものとして表示しています。", "The list below is shown as if they were not there."},
+		"did you mean (before)":                                             {"", "did you mean "},
+		"did you mean (after)":                                              {" のことですか？", "?"},
+		"Remove it from the address":                                        {"アドレスから外す", "Remove it from the address"},
+		"Remove them from the address":                                      {"アドレスから外す", "Remove them from the address"},
+		"%s Nothing was exported: correct or remove it, then export again.": {"%s何も書き出していません。直すか外してから、もう一度書き出してください。", "%s Nothing was exported: correct or remove it, then export again."},
+		// Errors of a request.
+		"There is no such page or record.":                            {"そのページ・レコードはありません。", "There is no such page or record."},
+		"too many values for %s":                                      {"%s の値が多すぎます", "too many values for %s"},
+		"a value for %s is too long":                                  {"%s の値が長すぎます", "a value for %s is too long"},
+		"%s is true or false":                                         {"%s は true か false です", "%s is true or false"},
+		"the search is too long":                                      {"検索語が長すぎます", "the search is too long"},
+		"cannot sort by %q":                                           {"%q では並べ替えられません", "cannot sort by %q"},
+		"page %q is not a page number":                                {"%q はページ番号ではありません", "page %q is not a page number"},
+		"_size %q is not a page size: 50, 100, 500 or all":            {"_size の %q は使えません。50、100、500、all のどれかです", "_size %q is not a page size: 50, 100, 500 or all"},
+		"open is open, closed or unknown":                             {"open は open、closed、unknown のどれかです", "open is open, closed or unknown"},
+		"at %q is not a date and time (YYYY-MM-DDTHH:MM)":             {"at の %q は日時ではありません（YYYY-MM-DDTHH:MM）", "at %q is not a date and time (YYYY-MM-DDTHH:MM)"},
+		"kind is changed, added or removed":                           {"kind は changed、added、removed のどれかです", "kind is changed, added or removed"},
+		"a record is named by %s":                                     {"レコードは %s で指定します", "a record is named by %s"},
+		"lang is ja or en":                                            {"lang は ja か en です", "lang is ja or en"},
+		"start the console with --against DB|DIR to see what changed": {"変更を見るには --against DB|DIR を付けてコンソールを起動してください", "start the console with --against DB|DIR to see what changed"},
+		"start the console with --input DIR to see its validation":    {"検証を見るには --input DIR を付けてコンソールを起動してください", "start the console with --input DIR to see its validation"},
+		"the input directory cannot be read":                          {"入力ディレクトリを読めません", "the input directory cannot be read"},
+		"the file cannot be read":                                     {"ファイルを読めません", "the file cannot be read"},
+		// A store's days and closures.
+		"holiday":               {"祝日", "Holidays"},
+		"closure:holiday":       {"休業", "closed"},
+		"closure:maintenance":   {"設備点検", "maintenance"},
+		"closure:private_event": {"貸切", "private event"},
+		// The validation page.
+		"The messages are ctool validate's own, in English; each rule is explained beside it.": {"「内容」は ctool validate の出力（英語）のままです。ルールの意味を日本語で添えています。", ""},
+	} {
+		messages[k] = v
+	}
 }

@@ -64,8 +64,11 @@ type related struct {
 
 type link struct{ Text, Href string }
 
-// weekdays are store_hours.day's values in a week's order.
+// weekdays are store_hours.day's values in a week's order; holiday is its day of the public holidays'
+// hours.
 var weekdays = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+const holiday = "holiday"
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	t := tableNamed(strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), "/record"))
@@ -118,7 +121,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		for _, vals := range all {
-			rec, err := s.readRecord(r.Context(), c, t, vals)
+			rec, err := s.readRecord(r.Context(), c, t, vals, p)
 			if err != nil {
 				return err
 			}
@@ -156,15 +159,12 @@ func (rec record) title(t *table) string {
 	return t.D.Name
 }
 
-func (s *Server) readRecord(ctx context.Context, c *database.Conn, t *table, vals []any) (record, error) {
+func (s *Server) readRecord(ctx context.Context, c *database.Conn, t *table, vals []any, p *page) (record, error) {
 	var rec record
 	byName := map[string]any{}
 	for i, col := range t.Cols {
 		byName[col.Name] = vals[i]
-		if col.Hidden {
-			continue
-		}
-		f := field{Col: col, Cell: makeCell(col, vals[i])}
+		f := field{Col: col, Cell: makeCell(col, vals[i], p)}
 		f.Cell.Unread = t.unreadPrice(col, f.Cell, byName) // the description comes before the price
 		if col.JSON && !f.Cell.Null {
 			if n, err := parseJSON(f.Cell.Text); err == nil {
@@ -177,7 +177,7 @@ func (s *Server) readRecord(ctx context.Context, c *database.Conn, t *table, val
 				values = f.Cell.List
 			}
 			for _, v := range values {
-				rec.Links = append(rec.Links, link{col.Name + " = " + v, "/" + t.D.Name + "?" + url.Values{col.Name: {v}}.Encode()})
+				rec.Links = append(rec.Links, link{p.Label(col) + " = " + v, "/" + t.D.Name + "?" + url.Values{col.Name: {v}}.Encode()})
 			}
 		}
 		rec.Fields = append(rec.Fields, f)
@@ -192,14 +192,14 @@ func (s *Server) readRecord(ctx context.Context, c *database.Conn, t *table, val
 		if err := rec.readHours(ctx, c, id); err != nil {
 			return rec, err
 		}
-		if err := rec.readRelated(ctx, c, id, str("store_name")); err != nil {
+		if err := rec.readRelated(ctx, c, id, str("store_name"), p); err != nil {
 			return rec, err
 		}
 	case "products":
 		if id := str("store_id"); id != "" {
 			rec.Links = append(rec.Links,
 				link{str("store_name"), "/stores/record?" + url.Values{"store_id": {id}}.Encode()},
-				link{"products: store_id = " + id, "/products?" + url.Values{"store_id": {id}}.Encode()})
+				link{p.listFilter("products", "store_id", id), "/products?" + url.Values{"store_id": {id}}.Encode()})
 		}
 	case "events":
 		if venue := str("venue"); venue != "" {
@@ -211,7 +211,7 @@ func (s *Server) readRecord(ctx context.Context, c *database.Conn, t *table, val
 			case !errors.Is(err, database.ErrNoRows):
 				return rec, err
 			}
-			rec.Links = append(rec.Links, link{"events: venue = " + venue, "/events?" + url.Values{"venue": {venue}}.Encode()})
+			rec.Links = append(rec.Links, link{p.listFilter("events", "venue", venue), "/events?" + url.Values{"venue": {venue}}.Encode()})
 		}
 	}
 	return rec, nil
@@ -242,6 +242,10 @@ func (rec *record) readHours(ctx context.Context, c *database.Conn, id string) e
 		for _, d := range weekdays {
 			rec.Week = append(rec.Week, dayHours{Day: d, Slots: byDay[d]})
 		}
+		// The public holidays' hours (hours.HolidayDay), where the store keeps them apart.
+		if slots := byDay[holiday]; len(slots) > 0 {
+			rec.Week = append(rec.Week, dayHours{Day: holiday, Slots: slots})
+		}
 	}
 	rows, err = c.Query(ctx, guard.Const(`SELECT strftime(date, '%Y-%m-%d'), coalesce(type, ''), coalesce(reason, '') FROM store_closures WHERE store_id = ? ORDER BY date`), id)
 	if err != nil {
@@ -262,7 +266,7 @@ func (rec *record) readHours(ctx context.Context, c *database.Conn, id string) e
 const relatedShown = 50
 
 // readRelated reads the store's products and the events whose venue is the store.
-func (rec *record) readRelated(ctx context.Context, c *database.Conn, id, name string) error {
+func (rec *record) readRelated(ctx context.Context, c *database.Conn, id, name string, p *page) error {
 	if err := c.QueryRow(ctx, guard.Const("SELECT count(*) FROM products WHERE store_id = ?"), id).Scan(&rec.Product); err != nil {
 		return err
 	}
@@ -300,9 +304,14 @@ func (rec *record) readRelated(ctx context.Context, c *database.Conn, id, name s
 		rec.Events = append(rec.Events, related{ename, when, "/events/record?" + url.Values{"event_name": {ename}, "date_time": {when}}.Encode()})
 	}
 	rec.Links = append(rec.Links,
-		link{"products: store_id = " + id, "/products?" + url.Values{"store_id": {id}}.Encode()},
-		link{"events: venue = " + name, "/events?" + url.Values{"venue": {name}}.Encode()})
+		link{p.listFilter("products", "store_id", id), "/products?" + url.Values{"store_id": {id}}.Encode()},
+		link{p.listFilter("events", "venue", name), "/events?" + url.Values{"venue": {name}}.Encode()})
 	return rows.Err()
+}
+
+// listFilter names a list filtered by one value, in p's words: "商品: 店舗ID = STR-0001".
+func (p *page) listFilter(dataset, col, value string) string {
+	return p.T(dataset) + ": " + p.ColumnLabel(dataset, col) + " = " + value
 }
 
 func formatYen(digits string) string {

@@ -48,6 +48,42 @@ func (p *page) T(key string) string {
 // Tf is T with fmt's verbs.
 func (p *page) Tf(key string, args ...any) string { return fmt.Sprintf(p.T(key), args...) }
 
+// Tn is Tf for a count n: the key one when n is 1, else other (English says "1 row", "2 rows";
+// Japanese has one form, given under both keys).
+func (p *page) Tn(n int64, one, other string, args ...any) string {
+	if n == 1 {
+		return p.Tf(one, args...)
+	}
+	return p.Tf(other, args...)
+}
+
+// Label is a column's label in the page's language.
+func (p *page) Label(c column) string {
+	if p.Lang == "en" {
+		return c.En
+	}
+	return c.Ja
+}
+
+// Closure is a store closure's type (store_closures.type) in the page's words, or as the data has it.
+func (p *page) Closure(typ string) string {
+	if _, ok := messages["closure:"+typ]; ok {
+		return p.T("closure:" + typ)
+	}
+	return typ
+}
+
+// ColumnLabel is the label of a dataset's column by its name (the changes name columns so), or the
+// name where the console has no such column.
+func (p *page) ColumnLabel(dataset, name string) string {
+	if t := tableNamed(dataset); t != nil {
+		if c, ok := t.column(name); ok {
+			return p.Label(c)
+		}
+	}
+	return name
+}
+
 func (s *Server) newPage(r *http.Request, nav string) *page {
 	user, _ := r.Context().Value(userKey{}).(string)
 	return &page{Lang: language(r), Nav: nav, Path: r.URL.RequestURI(), User: user, Tables: tables,
@@ -92,18 +128,20 @@ func parseTemplates() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		// A query given to a template is a template.URL: html/template would escape its = and & as
 		// the text of one query value.
-		"query":    func(v url.Values) template.URL { return template.URL(v.Encode()) },
-		"set":      func(v url.Values, k, val string) template.URL { return template.URL(withParam(v, k, val)) },
-		"sortBy":   func(v url.Values, k, col string) template.URL { return template.URL(sortBy(v, k, col)) },
-		"without":  func(v url.Values, k string) template.URL { return template.URL(withoutParam(v, k)) },
-		"toggle":   func(v url.Values, k, val string) template.URL { return template.URL(toggleParam(v, k, val)) },
-		"pathEsc":  url.PathEscape,
-		"queryEsc": url.QueryEscape,
-		"add":      func(a, b int) int { return a + b },
-		"num":      formatCount,
-		"int64":    func(n int) int64 { return int64(n) },
-		"short":    func(s string) string { return s[:min(len(s), 12)] },
-		"quote":    escape.Quote,
+		"query":     func(v url.Values) template.URL { return template.URL(v.Encode()) },
+		"set":       func(v url.Values, k, val string) template.URL { return template.URL(withParam(v, k, val)) },
+		"sortBy":    func(v url.Values, k, col string) template.URL { return template.URL(sortBy(v, k, col)) },
+		"without":   func(v url.Values, k string) template.URL { return template.URL(withoutParam(v, k)) },
+		"toggle":    func(v url.Values, k, val string) template.URL { return template.URL(toggleParam(v, k, val)) },
+		"pathEsc":   url.PathEscape,
+		"queryEsc":  url.QueryEscape,
+		"add":       func(a, b int) int { return a + b },
+		"num":       formatCount,
+		"int64":     func(n int) int64 { return int64(n) },
+		"short":     func(s string) string { return s[:min(len(s), 12)] },
+		"quote":     escape.Quote,
+		"clip":      shortName,
+		"clipValue": clipText,
 	}
 	out := map[string]*template.Template{}
 	for _, name := range []string{"overview", "list", "record", "changes", "changeset", "validation", "source", "error"} {
@@ -220,9 +258,9 @@ func (p *page) Age(t, now time.Time) string {
 	case d < time.Minute:
 		return p.T("just now")
 	case d < time.Hour:
-		return p.Tf("%d minutes ago", int(d.Minutes()))
+		return p.Tn(int64(d.Minutes()), "%d minute ago", "%d minutes ago", int(d.Minutes()))
 	case d < 48*time.Hour:
-		return p.Tf("%d hours ago", int(d.Hours()))
+		return p.Tn(int64(d.Hours()), "%d hour ago", "%d hours ago", int(d.Hours()))
 	default:
 		return p.Tf("%d days ago", int(d.Hours()/24))
 	}

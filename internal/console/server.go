@@ -11,7 +11,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -212,19 +211,36 @@ func (s *Server) conn(ctx context.Context, fn func(b *database.Build, c *databas
 }
 
 // httpError is a failure to show a visitor: its status and a message in their words. The message
-// never holds data: it is one of the console's own sentences, or a parameter's own problem.
+// never holds data: it is one of the console's own sentences (a key of messages, with fmt's verbs),
+// or a parameter's own problem.
 type httpError struct {
 	status int
 	msg    string
+	args   []any // the verbs' values; a localized one is written in the page's language
 }
 
-func (e *httpError) Error() string { return e.msg }
+// localized is a value of a message that has words of its own (the unknown parameters' notice).
+type localized interface{ localize(p *page) string }
 
-func badRequest(format string, args ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+// text is the message in p's language.
+func (e *httpError) text(p *page) string {
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		if l, ok := a.(localized); ok {
+			a = l.localize(p)
+		}
+		args[i] = a
+	}
+	return p.Tf(e.msg, args...)
 }
 
-var errNotFound = &httpError{http.StatusNotFound, "not found"}
+func (e *httpError) Error() string { return e.text(&page{Lang: "en"}) }
+
+func badRequest(msg string, args ...any) error {
+	return &httpError{http.StatusBadRequest, msg, args}
+}
+
+var errNotFound = &httpError{status: http.StatusNotFound, msg: "There is no such page or record."}
 
 // fail writes err as a page. Errors from the engine are logged and shown only as "could not read the
 // build": their text may quote data.
@@ -232,13 +248,16 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
 	if !errors.As(err, &he) {
 		s.cfg.Log.Error("request failed", "path", r.URL.Path, "error", err.Error())
-		he = &httpError{http.StatusInternalServerError, ""}
+		he = &httpError{status: http.StatusInternalServerError}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			he.status = http.StatusServiceUnavailable
 		}
 	}
 	p := s.newPage(r, "error")
-	p.Status, p.Message = he.status, he.msg
+	p.Status = he.status
+	if he.msg != "" {
+		p.Message = he.text(p)
+	}
 	s.render(w, p.withStatus(he.status), "error", p)
 }
 

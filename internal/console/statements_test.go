@@ -52,7 +52,7 @@ func exportSelect(dataset string) (string, error) {
 		return "", fmt.Errorf("no dataset %q", dataset)
 	}
 	cols := ""
-	for i, c := range t.shown() {
+	for i, c := range t.Cols {
 		if i > 0 {
 			cols += ", "
 		}

@@ -1,13 +1,6 @@
 package console
 
 import (
-	"fmt"
-	"net/url"
-	"slices"
-	"strconv"
-	"strings"
-	"time"
-
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -23,14 +16,17 @@ type table struct {
 
 // column is one column of a table.
 type column struct {
-	Name   string
-	Type   string // its SQL type in the typed relation
-	Facet  bool   // a label column or a flag (BOOLEAN): counted beside the list
-	List   bool   // VARCHAR[]
-	Text   bool   // searched
-	JSON   bool   // JSON text (shown as structure on a record page)
-	Hidden bool   // never shown (products.store_id): filters and links only
-	Desc   string
+	Name  string
+	Type  string // its SQL type in the typed relation
+	Facet bool   // a label column or a flag (BOOLEAN): counted beside the list
+	List  bool   // VARCHAR[]
+	Text  bool   // searched
+	JSON  bool   // JSON text (shown as structure on a record page)
+	Days  bool   // a list of day names ('monday' … 'sunday'), shown in the page's language
+	Desc  string // the schema's description (Japanese)
+	// Ja and En are the column's short label in each language (labels.go): what headers, facets,
+	// cards and record pages show; the name stays what URLs, exports and SQL use.
+	Ja, En string
 }
 
 // productsTyped is products_typed with each row's number. products_typed is a view, which has no
@@ -55,7 +51,10 @@ var tables = func() []*table {
 			t.from = guard.Format("(SELECT rowid AS _row, * FROM %s)", guard.MustIdent(name))
 		}
 		for _, c := range rel.Columns {
-			col := column{Name: c.Name, Type: c.Type, List: c.List(), Facet: c.Label() || c.Type == "BOOLEAN", Hidden: c.Hidden()}
+			// Every column is shown, products.store_id too: its hiding is the agents' presentation rule
+			// (schema.Column.Hidden), and an export without it could be neither joined nor imported again.
+			col := column{Name: c.Name, Type: c.Type, List: c.List(), Facet: c.Label() || c.Type == "BOOLEAN",
+				Days: c.Name == "weekdays" && c.List()}
 			if c.Base != nil {
 				col.Desc = c.Base.Description
 				col.JSON = c.Base.Kind == schema.JSON && c.View == nil
@@ -65,6 +64,7 @@ var tables = func() []*table {
 				col.Desc = c.View.Description
 				col.Text = col.Text || (c.Type == "VARCHAR" && !col.Facet)
 			}
+			col.Ja, col.En = columnLabels(d.Name, c)
 			t.Cols = append(t.Cols, col)
 		}
 		out = append(out, t)
@@ -90,129 +90,8 @@ func (t *table) column(name string) (column, bool) {
 	return column{}, false
 }
 
-// shown are the columns a list, a record and an export show.
-func (t *table) shown() []column {
-	var out []column
-	for _, c := range t.Cols {
-		if !c.Hidden {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // IsStores reports the table with opening hours.
 func (t *table) IsStores() bool { return t.D == schema.Stores }
-
-// Limits on what a request may ask for.
-const (
-	pageSize       = 50
-	maxFacetValues = 30
-	maxFilterVals  = 20
-	maxValueBytes  = 400
-)
-
-// Open-at states of a store.
-const (
-	stateOpen    = "open"
-	stateClosed  = "closed"
-	stateUnknown = "unknown"
-)
-
-// listQuery is a list's request: filters (facets and exact values), search, sort, page and, for
-// stores, the time the open state is taken at. Everything in it came from a visitor: it reaches SQL
-// only as bound arguments, and names only as columns looked up in the table.
-type listQuery struct {
-	T       *table
-	Filters []filter
-	Search  string
-	Terms   []string
-	Sort    string // a column name; "" for the build's order
-	Desc    bool
-	Page    int // from 1
-	At      time.Time
-	AtGiven bool   // at= was given (the export then carries the state)
-	Open    string // "", open, closed or unknown
-}
-
-// filter is one column's wanted values; "" stands for no value (NULL).
-type filter struct {
-	Col    column
-	Values []string
-}
-
-// parseList reads a list's query string. Unknown parameters are ignored; bad values are errors a
-// visitor can read.
-func parseList(t *table, q url.Values, now time.Time) (*listQuery, error) {
-	lq := &listQuery{T: t, Page: 1, At: now}
-	for _, c := range t.Cols {
-		vals, ok := q[c.Name]
-		if !ok || len(vals) == 0 {
-			continue
-		}
-		if len(vals) > maxFilterVals {
-			return nil, fmt.Errorf("too many values for %s", c.Name)
-		}
-		for _, v := range vals {
-			if len(v) > maxValueBytes {
-				return nil, fmt.Errorf("a value for %s is too long", c.Name)
-			}
-			if c.Type == "BOOLEAN" && v != "" && v != "true" && v != "false" {
-				return nil, fmt.Errorf("%s is true or false", c.Name)
-			}
-		}
-		lq.Filters = append(lq.Filters, filter{Col: c, Values: slices.Compact(slices.Sorted(slices.Values(vals)))})
-	}
-	lq.Search = strings.TrimSpace(q.Get("q"))
-	if len(lq.Search) > 4*maxSearchRunes*5 {
-		return nil, fmt.Errorf("the search is too long")
-	}
-	lq.Terms = Terms(lq.Search)
-	sort, desc := q.Get("_sort"), false
-	if s := q.Get("_sort_desc"); s != "" {
-		sort, desc = s, true
-	}
-	if sort != "" {
-		c, ok := t.column(sort)
-		if !ok || c.List || c.Hidden {
-			return nil, fmt.Errorf("cannot sort by %q", sort)
-		}
-		lq.Sort, lq.Desc = c.Name, desc
-	}
-	if p := q.Get("_page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 1_000_000 {
-			return nil, fmt.Errorf("page %q is not a page number", p)
-		}
-		lq.Page = n
-	}
-	if t.IsStores() {
-		if at := q.Get("at"); at != "" {
-			ts, err := parseAt(at)
-			if err != nil {
-				return nil, err
-			}
-			lq.At, lq.AtGiven = ts, true
-		}
-		switch o := q.Get("open"); o {
-		case "", stateOpen, stateClosed, stateUnknown:
-			lq.Open = o
-		default:
-			return nil, fmt.Errorf("open is open, closed or unknown")
-		}
-	}
-	return lq, nil
-}
-
-// parseAt reads a date and time in Tokyo as an HTML datetime-local field sends it.
-func parseAt(s string) (time.Time, error) {
-	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, schema.Tokyo); err == nil && t.Year() >= 1900 && t.Year() <= 9999 {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("at %q is not a date and time (YYYY-MM-DDTHH:MM)", s)
-}
 
 // openState is a store's state at a time by the agent's rule (is_open), unknown where its hours are.
 const openState = `CASE WHEN NOT hours_known THEN 'unknown' WHEN is_open(store_id, CAST(? AS TIMESTAMP)) THEN 'open' ELSE 'closed' END`
@@ -304,7 +183,7 @@ func (lq *listQuery) pageStmt() stmt {
 	src, w := lq.source(), lq.where()
 	return stmt{
 		sql: guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
-			lq.selectList(), src.sql, w.sql, lq.order(), guard.Int(pageSize), guard.Int((lq.Page-1)*pageSize)),
+			lq.selectList(), src.sql, w.sql, lq.order(), guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size)),
 		args: append(src.args, w.args...),
 	}
 }
@@ -327,29 +206,4 @@ func (lq *listQuery) facetStmt(c column) stmt {
 func (lq *listQuery) countStmt() stmt {
 	src, w := lq.source(), lq.where()
 	return stmt{sql: guard.Format("SELECT count(*) FROM %s AS t WHERE %s", src.sql, w.sql), args: append(src.args, w.args...)}
-}
-
-// values are the list's parameters, for links that keep them.
-func (lq *listQuery) values() url.Values {
-	v := url.Values{}
-	for _, f := range lq.Filters {
-		v[f.Col.Name] = append([]string(nil), f.Values...)
-	}
-	if lq.Search != "" {
-		v.Set("q", lq.Search)
-	}
-	if lq.Sort != "" {
-		if lq.Desc {
-			v.Set("_sort_desc", lq.Sort)
-		} else {
-			v.Set("_sort", lq.Sort)
-		}
-	}
-	if lq.AtGiven {
-		v.Set("at", lq.At.Format("2006-01-02T15:04"))
-	}
-	if lq.Open != "" {
-		v.Set("open", lq.Open)
-	}
-	return v
 }

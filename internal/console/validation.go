@@ -83,12 +83,12 @@ func (s *Server) validation() (*validationData, error) {
 
 func (s *Server) validationPage(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Input == "" {
-		s.fail(w, r, &httpError{http.StatusNotFound, "start the console with --input DIR to see its validation"})
+		s.fail(w, r, &httpError{status: http.StatusNotFound, msg: "start the console with --input DIR to see its validation"})
 		return
 	}
 	d, err := s.validation()
 	if err != nil {
-		s.fail(w, r, &httpError{http.StatusInternalServerError, "the input directory cannot be read"})
+		s.fail(w, r, &httpError{status: http.StatusInternalServerError, msg: "the input directory cannot be read"})
 		return
 	}
 	p := s.newPage(r, "validation")
@@ -149,7 +149,7 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 	}
 	root, err := os.OpenRoot(s.cfg.Input)
 	if err != nil {
-		s.fail(w, r, &httpError{http.StatusInternalServerError, "the input directory cannot be read"})
+		s.fail(w, r, &httpError{status: http.StatusInternalServerError, msg: "the input directory cannot be read"})
 		return
 	}
 	defer root.Close()
@@ -158,7 +158,7 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, fs.ErrNotExist) {
 			s.fail(w, r, errNotFound)
 		} else {
-			s.fail(w, r, &httpError{http.StatusInternalServerError, "the file cannot be read"})
+			s.fail(w, r, &httpError{status: http.StatusInternalServerError, msg: "the file cannot be read"})
 		}
 		return
 	}
@@ -204,4 +204,40 @@ func readLine(br *bufio.Reader) (string, bool, error) {
 		text := strings.TrimRight(b.String(), "\r\n")
 		return text, cut, err
 	}
+}
+
+// rulesJa explain validate's rule words in Japanese, as ingest.Rules does in English: the problems'
+// messages are validate's own, in English (they are its output, as the CLI prints it), and a Japanese
+// page says beside each what its rule checks.
+// TestRulesExplained holds every rule word to an entry.
+var rulesJa = map[string]string{
+	"missing-file":     "データセットのファイルが入力ディレクトリにありません",
+	"file":             "通常のファイルでないか、大きすぎます",
+	"encoding":         "UTF-8 ではありません",
+	"header":           "見出し行の列名がデータセットの列と合いません",
+	"ragged":           "フィールドの数が見出し行と違います",
+	"required":         "必須の列が空です",
+	"type":             "整数の列に整数でない値があります（値は不明として扱います）",
+	"format":           "CSV の書式、または日付・期間・日時の書き方が正しくありません",
+	"enum":             "フラグ・選択肢の列に決められた値以外があります（値は不明として扱います）",
+	"json":             "JSON の列が正しい JSON ではありません（値は不明として扱います）",
+	"duplicate_key":    "JSON オブジェクトに同じキーが2回あります",
+	"schema":           "JSON の列が JSON Schema に合いません（値は不明として扱います）",
+	"hours":            "文章で書かれた営業時間を読み取れません（営業時間は不明として扱います）",
+	"injection":        "AI エージェントに宛てた文があります（そのまま保持し、エージェントへの回答ではデータとして扱うよう注記します）",
+	"unique":           "主キーがファイル内で重複しています",
+	"reference":        "store_id が店舗ファイルにありません",
+	"venue":            "店舗名らしい会場名が、店舗ファイルのどの店舗とも一致しません",
+	"place":            "place.json の形式が正しくありません",
+	"removed":          "前回のビルドから行が減りすぎています",
+	"still-referenced": "他のデータが参照しているキーがなくなりました",
+	"upcoming":         "今日以降に終わるイベントが1つもありません",
+}
+
+// Rule is what a rule word checks, on a Japanese page; "" on an English one, whose messages say it.
+func (p *page) Rule(rule string) string {
+	if p.Lang == "en" {
+		return ""
+	}
+	return rulesJa[rule]
 }
