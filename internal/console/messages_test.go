@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/azabudai/ctool/ingest"
+	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/schema/hours"
 )
 
@@ -156,7 +156,7 @@ func TestPlurals(t *testing.T) {
 // rule.
 func TestRulesExplained(t *testing.T) {
 	rules := map[string]bool{}
-	for _, r := range ingest.Rules() {
+	for _, r := range validation.Rules() {
 		rules[r.Rule] = true
 		if rulesJa[r.Rule] == "" {
 			t.Errorf("the rule %s is not explained in Japanese (rulesJa)", r.Rule)
