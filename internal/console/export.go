@@ -148,7 +148,7 @@ func (lq *listQuery) stream(ctx context.Context, c *database.Conn, write func([]
 
 // read reads every row of the list in chunks, as stream writes them.
 func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]any) error, flush func() error) error {
-	src, w := lq.source(), lq.where()
+	src, w := lq.source(len(lq.exportColumns()) > len(lq.T.Cols)), lq.where()
 	cols := lq.T.Cols
 	list := []guard.SQL{guard.Const("_row")}
 	if lq.Sort != "" {

@@ -93,7 +93,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	lq := &listQuery{T: t, At: s.cfg.Now().In(schema.Tokyo)}
 	p := s.newPage(r, t.D.Name)
 	err := s.conn(r.Context(), func(_ *database.Build, c *database.Conn) error {
-		src := lq.source()
+		src := lq.source(true)
 		rows, err := c.Query(r.Context(), guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY _row LIMIT 20", lq.selectList(), src.sql, guard.Join(conds, " AND ")),
 			append(src.args, args...)...)
 		if err != nil {

@@ -102,9 +102,11 @@ type stmt struct {
 	args []any
 }
 
-// source is the relation a list reads: the table's, with the open state for stores.
-func (lq *listQuery) source() stmt {
-	if !lq.T.IsStores() {
+// source is the relation a list reads: the table's, with the open state for stores when withState or
+// when the list is filtered by it. The state is is_open for every store, a correlated subquery that
+// DuckDB computes even for a statement that reads another column: a facet's count skips it.
+func (lq *listQuery) source(withState bool) stmt {
+	if !lq.T.IsStores() || (!withState && lq.Open == "") {
 		return stmt{sql: lq.T.from}
 	}
 	return stmt{sql: guard.Format("(SELECT *, "+openState+" AS _open FROM %s)", lq.T.from), args: []any{lq.At.Format("2006-01-02 15:04:05")}}
@@ -178,9 +180,23 @@ func (lq *listQuery) selectList() guard.SQL {
 	return guard.Join(cols, ", ")
 }
 
-// pageStmt reads one page of the list.
+// pageStmt reads one page of the list. A stores list not filtered by the open state computes it for
+// the page's rows only.
 func (lq *listQuery) pageStmt() stmt {
-	src, w := lq.source(), lq.where()
+	if lq.T.IsStores() && lq.Open == "" {
+		w := lq.where()
+		cols := []guard.SQL{guard.Const("_row")}
+		for _, c := range lq.T.Cols {
+			cols = append(cols, guard.MustIdent(c.Name))
+		}
+		page := guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
+			guard.Join(cols, ", "), lq.T.from, w.sql, lq.order(), guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size))
+		return stmt{
+			sql:  guard.Format("SELECT *, "+openState+" AS _open FROM (%s) AS p ORDER BY %s", page, lq.order()),
+			args: append([]any{lq.At.Format("2006-01-02 15:04:05")}, w.args...),
+		}
+	}
+	src, w := lq.source(true), lq.where()
 	return stmt{
 		sql: guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
 			lq.selectList(), src.sql, w.sql, lq.order(), guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size)),
@@ -190,7 +206,7 @@ func (lq *listQuery) pageStmt() stmt {
 
 // facetStmt counts the values of a facet column in the list, the total of all of them beside each.
 func (lq *listQuery) facetStmt(c column) stmt {
-	src, w := lq.source(), lq.where()
+	src, w := lq.source(false), lq.where()
 	value := guard.MustIdent(c.Name)
 	if c.List {
 		value = guard.Format("unnest(%s)", value)
@@ -204,6 +220,6 @@ func (lq *listQuery) facetStmt(c column) stmt {
 
 // countStmt counts the list's rows.
 func (lq *listQuery) countStmt() stmt {
-	src, w := lq.source(), lq.where()
+	src, w := lq.source(false), lq.where()
 	return stmt{sql: guard.Format("SELECT count(*) FROM %s AS t WHERE %s", src.sql, w.sql), args: append(src.args, w.args...)}
 }
