@@ -2,7 +2,7 @@
 // waiting for `make test` wants to see: each package's result line as go test prints it, every failing
 // test with its output, the long tests as they finish, and, when nothing has been printed for a while,
 // which test each running package is on. It ends with one line, "tests: N passed, N failed" (and
-// ", N skipped"), and exits 1 when a test, a build or go test itself failed.
+// ", N skipped", then each skipped test with its reason), and exits 1 when a test, a build or go test itself failed.
 //
 //	go run ./internal/testprogress -count=1 ./...
 //
@@ -93,7 +93,8 @@ type printer struct {
 	pkgs                 map[string]*pkgState
 	tests                map[string][]string // a running test's output, by package and test
 	passed, failed, skip int
-	broken               bool // a package or build failed, or go test printed what is not an event
+	skipped              []string // each skipped test, with the reason it gave
+	broken               bool     // a package or build failed, or go test printed what is not an event
 }
 
 func newPrinter(w io.Writer, now func() time.Time) *printer {
@@ -162,6 +163,7 @@ func (p *printer) event(e event) {
 			p.passed++
 		case "skip":
 			p.skip++
+			p.skipped = append(p.skipped, fmt.Sprintf("%s %s%s", shortName(e.Package), e.Test, skipReason(p.tests[k])))
 		case "fail":
 			p.failed++
 			p.printf("%s", strings.Join(p.tests[k], ""))
@@ -230,7 +232,28 @@ func (p *printer) finish() bool {
 		line += fmt.Sprintf(", %d skipped", p.skip)
 	}
 	p.printf("%s\n", line)
+	for _, s := range p.skipped {
+		p.printf("    skipped: %s\n", s)
+	}
 	return p.failed == 0 && !p.broken
+}
+
+// skipReason is what a skipped test said last before its "--- SKIP" line, without the file and line
+// that t.Skip prefixes: ": why", or "" when it said nothing.
+func skipReason(output []string) string {
+	for i := len(output) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(output[i])
+		if line == "" || strings.HasPrefix(line, "--- SKIP") {
+			continue
+		}
+		if _, rest, ok := strings.Cut(line, ".go:"); ok {
+			if _, msg, ok := strings.Cut(rest, ": "); ok {
+				line = msg
+			}
+		}
+		return ": " + line
+	}
+	return ""
 }
 
 // shortName is a package's path without the module's, as people say it.

@@ -32,6 +32,8 @@ func TestPrinter(t *testing.T) {
 	p.tick()
 	p.tick() // just printed: nothing
 	p.read(strings.NewReader(strings.Join([]string{
+		`{"Action":"output","Package":"` + cmd + `","Test":"TestScripts/query_crash","Output":"    script_test.go:40: needs ulimit -v\n"}`,
+		`{"Action":"output","Package":"` + cmd + `","Test":"TestScripts/query_crash","Output":"--- SKIP: TestScripts/query_crash (0.00s)\n"}`,
 		`{"Action":"skip","Package":"` + cmd + `","Test":"TestScripts/query_crash","Elapsed":0}`,
 		`{"Action":"pass","Package":"` + cmd + `","Test":"TestScripts","Elapsed":62.4}`,
 		`{"Action":"output","Package":"` + cmd + `","Output":"PASS\n"}`,
@@ -49,7 +51,8 @@ func TestPrinter(t *testing.T) {
 		"    cmd/ctool: running 25s, on TestScripts (1 subtests done)\n" +
 		"    cmd/ctool TestScripts: pass (62.4s)\n" +
 		"ok  \t" + cmd + "\t62.5s\n" +
-		"tests: 2 passed, 1 failed, 1 skipped\n"
+		"tests: 2 passed, 1 failed, 1 skipped\n" +
+		"    skipped: cmd/ctool TestScripts/query_crash: needs ulimit -v\n"
 	if got := out.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
