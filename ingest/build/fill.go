@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/azabudai/ctool/migrations"
+	"github.com/azabudai/ctool/schema"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -68,7 +69,7 @@ func derived(ctx context.Context, conn *sql.Conn) ([]derivation, error) {
 func quoteQualified(name string) string {
 	parts := strings.Split(name, ".")
 	for i, p := range parts {
-		parts[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+		parts[i] = schema.QuoteIdent(p)
 	}
 	return strings.Join(parts, ".")
 }
