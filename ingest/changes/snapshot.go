@@ -61,14 +61,6 @@ func hashText(s []byte) uint64 {
 	return binary.LittleEndian.Uint64(sum[:8])
 }
 
-// nth numbers the nth occurrence of a repeated key, the same way on both sides.
-func nth(h uint64, n int) uint64 {
-	h ^= uint64(n) * 0x9e3779b97f4a7c15
-	h ^= h >> 31
-	h *= 0xbf58476d1ce4e5b9
-	return h ^ h>>29
-}
-
 func newSnapshot() *snapshot {
 	return &snapshot{tables: map[*schema.Dataset]*table{}, broken: map[*schema.Dataset]bool{}}
 }

@@ -179,9 +179,7 @@ func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]an
 				n++
 				lastRow, _ = dest[0].(int64)
 				lastKey = dest[1]
-				for i, v := range dest[2:] {
-					row[i] = v
-				}
+				copy(row, dest[2:])
 				if err := write(row); err != nil {
 					return err
 				}

@@ -16,20 +16,19 @@ import (
 
 // page is what every template gets: the language, the navigation, and the page's own data.
 type page struct {
-	Lang     string
-	Title    string
-	Nav      string // which navigation entry is current
-	Path     string // the request's path and query, for the language switch
-	User     string // the signed-in user the proxy named, when trusted
-	Tables   []*table
-	Changes  bool // --against is set
-	Input    bool // --input is set
-	Version  string
-	Status   int
-	Message  string
-	Data     any
-	status   int
-	template string
+	Lang    string
+	Title   string
+	Nav     string // which navigation entry is current
+	Path    string // the request's path and query, for the language switch
+	User    string // the signed-in user the proxy named, when trusted
+	Tables  []*table
+	Changes bool // --against is set
+	Input   bool // --input is set
+	Version string
+	Status  int
+	Message string
+	Data    any
+	status  int
 }
 
 func (p *page) withStatus(code int) *page { p.status = code; return p }

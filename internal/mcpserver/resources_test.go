@@ -83,8 +83,9 @@ func TestSchemaResources(t *testing.T) {
 	for _, uri := range []string{"ctool://schema/nope", "ctool://schema/", "ctool://other/stores"} {
 		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeResourceNotFound {
-			t.Errorf("read %s: %v, want the resource-not-found error %d", uri, err, mcp.CodeResourceNotFound)
+		// The MCP specification's code for an unknown resource (SEP-2164): invalid params.
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("read %s: %v, want the resource-not-found error %d", uri, err, jsonrpc.CodeInvalidParams)
 		}
 	}
 }
