@@ -26,7 +26,22 @@ func newEventLog(w io.Writer) *eventLog {
 	if w == nil {
 		return nil
 	}
-	return &eventLog{h: slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: bare}), now: time.Now}
+	return &eventLog{h: LogHandler(w), now: time.Now}
+}
+
+// LogHandler writes slog records as the server's log lines: JSON, "time" in UTC first, no level or
+// message. Another part of the server that writes to the same stream (internal/sites: the followers'
+// changes of state) writes its lines with it, through a writer that writes each line whole.
+func LogHandler(w io.Writer) slog.Handler {
+	return slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: bare})
+}
+
+// site is the log of one site of `ctool mcp --site`: each line names it.
+func (l *eventLog) site(name string) *eventLog {
+	if l == nil || name == "" {
+		return l
+	}
+	return &eventLog{h: l.h.WithAttrs([]slog.Attr{slog.String("site", name)}), now: l.now}
 }
 
 // bare drops the level and the message, and writes the time in UTC.
@@ -103,6 +118,26 @@ func (l *eventLog) start(serving, build, metrics string) {
 		return
 	}
 	attrs := []slog.Attr{slog.String("serving", serving), slog.String("build", build)}
+	if metrics != "" {
+		attrs = append(attrs, slog.String("metrics", metrics))
+	}
+	l.write(l.now(), attrs...)
+}
+
+// siteBuild is a site and the build it opened, for the start line.
+type siteBuild struct{ name, build string }
+
+// startSites is start for a server of several sites: where their endpoints are (serving, then
+// /NAME) and the build each opened.
+func (l *eventLog) startSites(serving string, sites []siteBuild, metrics string) {
+	if l == nil {
+		return
+	}
+	var builds []slog.Attr
+	for _, s := range sites {
+		builds = append(builds, slog.String(s.name, s.build))
+	}
+	attrs := []slog.Attr{slog.String("serving", serving), {Key: "sites", Value: slog.GroupValue(builds...)}}
 	if metrics != "" {
 		attrs = append(attrs, slog.String("metrics", metrics))
 	}
