@@ -148,6 +148,9 @@ func Run(ctx context.Context, c Config) error {
 	return serveHTTP(ctx, c.Abort, sites[0].srv, hc)
 }
 
+// Check is check, for a caller with work to do before Run (following a store) that must not be wasted.
+func (c Config) Check() error { return c.check() }
+
 // check refuses, before anything is opened, an address the server must not listen on and an issuer
 // or resource URL a token could not safely name.
 func (c Config) check() error {
