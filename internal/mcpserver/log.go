@@ -112,32 +112,17 @@ func (l *eventLog) call(e callEntry, start time.Time) {
 }
 
 // start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
-// endpoint), the build it opened and, with --metrics, the URL of its health and metrics listener.
-func (l *eventLog) start(serving, build, metrics string) {
+// endpoint), the build it opened (or, with several sites, extra: each site's) and, with --metrics, the
+// URL of its health and metrics listener.
+func (l *eventLog) start(serving, build, metrics string, extra ...slog.Attr) {
 	if l == nil {
 		return
 	}
-	attrs := []slog.Attr{slog.String("serving", serving), slog.String("build", build)}
-	if metrics != "" {
-		attrs = append(attrs, slog.String("metrics", metrics))
+	attrs := []slog.Attr{slog.String("serving", serving)}
+	if build != "" {
+		attrs = append(attrs, slog.String("build", build))
 	}
-	l.write(l.now(), attrs...)
-}
-
-// siteBuild is a site and the build it opened, for the start line.
-type siteBuild struct{ name, build string }
-
-// startSites is start for a server of several sites: where their endpoints are (serving, then
-// /NAME) and the build each opened.
-func (l *eventLog) startSites(serving string, sites []siteBuild, metrics string) {
-	if l == nil {
-		return
-	}
-	var builds []slog.Attr
-	for _, s := range sites {
-		builds = append(builds, slog.String(s.name, s.build))
-	}
-	attrs := []slog.Attr{slog.String("serving", serving), {Key: "sites", Value: slog.GroupValue(builds...)}}
+	attrs = append(attrs, extra...)
 	if metrics != "" {
 		attrs = append(attrs, slog.String("metrics", metrics))
 	}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -140,10 +141,11 @@ func Run(ctx context.Context, c Config) error {
 	hc := httpConfig{addr: c.HTTP, timeout: c.Timeout, drain: c.Drain, log: log, build: sites[0].build,
 		health: health, metrics: metricsURL, auth: sites[0].auth}
 	if len(c.Sites) > 0 {
-		hc.handler = sitesHandler(sites)
+		var builds []slog.Attr
 		for _, s := range sites {
-			hc.sites = append(hc.sites, siteBuild{s.Name, s.build})
+			builds = append(builds, slog.String(s.Name, s.build))
 		}
+		hc.handler, hc.build, hc.sites = sitesHandler(sites), "", slog.Attr{Key: "sites", Value: slog.GroupValue(builds...)}
 	}
 	return serveHTTP(ctx, c.Abort, sites[0].srv, hc)
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -34,7 +35,7 @@ type httpConfig struct {
 	// handler, when set, serves in place of handler(srv, auth): the sites of `ctool mcp --site`,
 	// whose builds sites names for the start line.
 	handler http.Handler
-	sites   []siteBuild
+	sites   slog.Attr
 }
 
 // serveHTTP serves srv (handler) until ctx ends, then drains: the listener stays open and answers new
@@ -61,11 +62,7 @@ func serveHTTP(ctx context.Context, abort <-chan struct{}, srv *mcp.Server, c ht
 	gate := &drainGate{next: next, health: c.health}
 	hs := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
-	if c.sites != nil {
-		c.log.startSites("http://"+ln.Addr().String()+Path, c.sites, c.metrics)
-	} else {
-		c.log.start("http://"+ln.Addr().String()+Path, c.build, c.metrics)
-	}
+	c.log.start("http://"+ln.Addr().String()+Path, c.build, c.metrics, c.sites)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
