@@ -421,4 +421,13 @@ func TestSites(t *testing.T) {
 	if v := metric(t, root, `ctool_build_info{build="`+idA+`",site="azabu"}`); v != 1 {
 		t.Errorf("the console's ctool_build_info for azabu: %v", v)
 	}
+
+	// One followed build, at the console's root.
+	one := startServer(t, "console", "--http", "127.0.0.1:0", "--follow", "file://"+store, "--cache", t.TempDir())
+	if code, body := getBody(t, one.field("serving")+"/"); code != 200 || !strings.Contains(body, idB) || !strings.Contains(body, `href="/stores"`) {
+		t.Errorf("the console of a followed build: %d, build %s or its links missing", code, idB)
+	}
+	if h := healthOf(t, one.field("serving")); len(h.Sites) != 1 || h.Sites[0].Build != idB || h.Sites[0].Site != "" {
+		t.Errorf("the console's /healthz: %+v", h)
+	}
 }
