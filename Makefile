@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 # A leading ~ is the home directory, whether or not the shell expanded it (sh leaves PREFIX=~/x as is).
 prefix   := $(patsubst ~%,$(HOME)%,$(PREFIX))
 
-.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-console console-e2e bench-query-cli bench-mcp bench-load bench-peer bench-memory conformance conformance-auth conformance-langchain clean
+.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-console console-e2e bench-query-cli bench-mcp bench-load bench-follow bench-peer bench-memory conformance conformance-auth conformance-langchain clean
 
 all: build
 
@@ -113,6 +113,11 @@ bench-mcp: build
 # replicas behind nginx (installed with apt-get if missing); about three minutes.
 bench-load: build
 	bench/load.sh
+
+# Not part of bench: two replicas following one S3 bucket (versitygw, built into the user's cache)
+# behind nginx while three builds are published under load; about a minute.
+bench-follow: build
+	bench/follow.sh
 
 # Not part of bench: ctool mcp against DBHub (installed from npm into a cache directory), stdio and HTTP,
 # on the sample; SCALE=N (or "1000 100000 1000000") on products grown to N rows, with plain DuckDB as

@@ -110,7 +110,8 @@ func TestCIExampleGitHubActions(t *testing.T) {
 	}
 	work := ciWorkdir(t)
 	summary := filepath.Join(work, "summary.md")
-	runCtoolLines(t, work, scripts, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_WORKFLOW=data")
+	runCtoolLines(t, work, scripts, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_WORKFLOW=data", "CTOOL_STORE=file://"+filepath.Join(work, "store"))
+	wantPublished(t, work)
 
 	var sarif struct {
 		Version string
@@ -168,7 +169,8 @@ func TestCIExampleGitLab(t *testing.T) {
 		t.Errorf("publish-data publishes %q, want ctool-build.tar.gz", p)
 	}
 	work := ciWorkdir(t)
-	runCtoolLines(t, work, scripts, "CI_DEFAULT_BRANCH=main")
+	runCtoolLines(t, work, scripts, "CI_DEFAULT_BRANCH=main", "CTOOL_STORE=file://"+filepath.Join(work, "store"))
+	wantPublished(t, work)
 	if b, err := os.ReadFile(filepath.Join(work, "ctool-junit.xml")); err != nil || !strings.Contains(string(b), "<testsuites") {
 		t.Errorf("ctool-junit.xml is not a JUnit report (%v): %.200s", err, b)
 	}
@@ -201,10 +203,24 @@ func ciWorkdir(t *testing.T) string {
 	if err := os.Symlink(ctool, filepath.Join(work, "bin", "ctool")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(work, "published"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, dir := range []string{"published", "store"} { // store: the job's CTOOL_STORE, a directory here
+		if err := os.MkdirAll(filepath.Join(work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return work
+}
+
+// wantPublished checks that the example published the build to its CTOOL_STORE, and nothing of the
+// profiles.
+func wantPublished(t *testing.T, work string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(work, "store", "latest")); err != nil {
+		t.Errorf("the example publishes no build to CTOOL_STORE: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(work, "store", "PROFILES")); err == nil {
+		t.Error("the example publishes profiles to the builds' store")
+	}
 }
 
 // ctoolLine matches a script line that runs ctool.

@@ -105,6 +105,8 @@ func newApp(e *env) *cli.App {
 		ErrWriter:              e.stderr,
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
+		// --site's values are paths and URLs: a comma in one is no separator.
+		DisableSliceFlagSeparator: true,
 		// Exit codes are decided in run, never by the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
@@ -120,6 +122,7 @@ func newApp(e *env) *cli.App {
 			newIngestCommand(e),
 			newValidateCommand(e),
 			newStatusCommand(e),
+			newPublishCommand(e),
 			newQueryCommand(e),
 			newProfileCommand(e),
 			newSchemaCommand(e),

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -11,7 +12,9 @@ import (
 
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/internal/mcpserver"
+	"github.com/azabudai/ctool/internal/sites"
 	"github.com/azabudai/ctool/query"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,7 +23,9 @@ func newMCPCommand(e *env) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve the four agent tools to MCP clients from one open database (stdio, or HTTP)",
 		UsageText: "ctool mcp [--db PATH] [--http ADDR [--allow-remote] [--drain D]] [--metrics ADDR] [--timeout D] [--profile-id ID]\n" +
-			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N] [--jwks-refresh D] [--allow-typ-jwt] [--drain D] [--metrics ADDR]",
+			"   ctool mcp --http ADDR --auth-issuer URL --resource URL [--profile-claim NAME] [--max-calls-per-user N] [--jwks-refresh D] [--allow-typ-jwt] [--drain D] [--metrics ADDR]\n" +
+			"   ctool mcp --follow URL [--follow-interval D] [--cache DIR] [--http ADDR ...]\n" +
+			"   ctool mcp --http ADDR --site NAME=URL|PATH [--site NAME=URL|PATH ...] [--follow-interval D] [--cache DIR] ...",
 		Description: "Serves search_events, search_stores, search_products and get_user_profile over the Model Context\n" +
 			"Protocol: the descriptions and input schemas of 'ctool tools', the guard, row cap and JSON answers of\n" +
 			"'ctool query --format json' and every rule of 'ctool profile'. The database is opened once, read-only;\n" +
@@ -50,14 +55,25 @@ func newMCPCommand(e *env) *cli.Command {
 			"answered 503 with Retry-After; a second signal stops at once. On stdio it stops when stdin closes,\n" +
 			"after answering every request already read. --metrics ADDR serves /healthz, /readyz (503 until the\n" +
 			"build is open and the workers are warm, and while draining) and /metrics (Prometheus) on a listener\n" +
-			"of its own; docs/mcp.md, \"Operating ctool mcp\", lists the metrics." +
+			"of its own; docs/mcp.md, \"Operating ctool mcp\", lists the metrics.\n\n" +
+			"With --follow URL the build comes from an object store ('ctool publish URL' puts it there): at start\n" +
+			"the build latest names, downloaded into --cache, checked (its sha256, then opened with its schema\n" +
+			"version) and served; if the store does not answer, the newest build of the cache; with neither, exit 3.\n" +
+			"Every --follow-interval the server reads latest again; a new build is downloaded beside the one served,\n" +
+			"checked, and swapped in: calls in flight finish on the old build, the next calls read the new one. A\n" +
+			"failed check keeps the build served, is logged once per change ({\"follow\": \"failing\", \"kind\", \"error\"}),\n" +
+			"counted in ctool_follow_failures_total and shown in /healthz (JSON then: each build, its age, the last\n" +
+			"error). A followed build has no profiles (they are never published with builds): get_user_profile answers\n" +
+			"that there are none. With --site (repeated), each site is served at /mcp/NAME from its own build, a store\n" +
+			"to follow or a build file; with --auth-issuer each is a protected resource of its own, its resource\n" +
+			"--resource + /mcp/NAME (--resource is then the server's base URL)." +
 			fmt.Sprintf("\n\nEach search query runs in a worker process (the same binary), %d kept warm and at most %d at once;\n"+
 				"a query that crashes its worker, runs past --timeout and a %s grace, or runs out of memory ends that\n"+
 				"worker, the call gets an error of kind crashed, timeout or too_large, and a fresh worker takes its place.\n"+
 				"Past %d waiting calls a call is answered busy at once. These kinds reach the client in the call's\n"+
 				"result; the server's own exit status is one of:", mcpserver.Workers, mcpserver.MaxWorkers, query.WorkerGrace, mcpserver.WorkerQueue) +
-			exitStatus("the server stopped when asked", fault.KindUsage, fault.KindNoDatabase, fault.KindInternal),
-		Flags: []cli.Flag{
+			exitStatus("the server stopped when asked", fault.KindUsage, fault.KindNoDatabase, fault.KindIO, fault.KindInternal),
+		Flags: append([]cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8765) instead of stdio"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on an address other machines can reach"},
@@ -72,13 +88,25 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "calls-per-second", Value: 20, Usage: "with --auth-issuer: each user's sustained rate `R` (bursts of twice it)"},
 			&cli.DurationFlag{Name: "jwks-refresh", Value: mcpserver.DefaultKeysRefresh, Usage: "with --auth-issuer: fetch the issuer's key set again every `D` (at least 10s), so a removed key stops working within D"},
 			&cli.BoolFlag{Name: "allow-typ-jwt", Usage: "with --auth-issuer: also accept tokens whose typ header is JWT, or absent (issuers that do not mint RFC 9068 at+jwt)"},
-		},
+		}, followFlags("/mcp/NAME (with --http)")...),
 		Action: func(c *cli.Context) error {
 			cfg, err := e.mcpConfig(c)
 			if err != nil {
 				return err
 			}
-			return e.runMCP(c.Context, cfg)
+			fo, err := readFollow(c)
+			if err != nil {
+				return err
+			}
+			if fo != nil && fo.multi {
+				for _, src := range fo.sources { // placeholders, for the checks before anything is downloaded
+					cfg.Sites = append(cfg.Sites, mcpserver.Site{Name: src.Name})
+				}
+			}
+			if err := cfg.Check(); err != nil {
+				return err
+			}
+			return e.runMCP(c.Context, cfg, fo)
 		},
 	}
 }
@@ -144,8 +172,9 @@ func authConfig(c *cli.Context, addr string) (*mcpserver.AuthConfig, error) {
 }
 
 // runMCP readies the process for a long-lived server (its memory cap and collector target) and runs
-// it until a signal: the first starts the drain, a second ends it at once.
-func (e *env) runMCP(ctx context.Context, cfg mcpserver.Config) error {
+// it until a signal: the first starts the drain, a second ends it at once. With fo, the builds come
+// from its sites (internal/sites), followed while the server runs.
+func (e *env) runMCP(ctx context.Context, cfg mcpserver.Config, fo *followOptions) error {
 	if err := e.capMemory(); err != nil {
 		return err
 	}
@@ -153,6 +182,26 @@ func (e *env) runMCP(ctx context.Context, cfg mcpserver.Config) error {
 	ctx, abort, stop := signals(ctx)
 	defer stop()
 	cfg.Abort = abort
+	if fo != nil {
+		lw := &lineWriter{w: cfg.Log}
+		cfg.Log = lw
+		set, err := sites.Open(ctx, fo.config(slog.New(mcpserver.LogHandler(lw)), false))
+		if err != nil {
+			return err
+		}
+		defer set.Close()
+		cfg.Sites = nil
+		if fo.multi {
+			for _, s := range set.Sites {
+				cfg.Sites = append(cfg.Sites, mcpserver.Site{Name: s.Name, DB: s.DB, NoProfiles: s.Followed})
+			}
+		} else {
+			cfg.DB, cfg.NoProfiles = set.Sites[0].DB, set.Sites[0].Followed
+		}
+		cfg.Health = set.HealthHandler()
+		cfg.Collectors = []prometheus.Collector{set.Collector()}
+		set.Start(ctx)
+	}
 	return mcpserver.Run(ctx, cfg)
 }
 

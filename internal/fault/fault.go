@@ -30,6 +30,8 @@ const (
 	KindNotFound    Kind = "not_found"    // no profile has that id
 	KindNoDatabase  Kind = "no_database"  // the database is missing or unusable
 	KindIO          Kind = "io"           // a file or directory could not be read or written
+	KindConflict    Kind = "conflict"     // publish: another publish moved latest first
+	KindUnavailable Kind = "unavailable"  // the object store did not answer, or refused the request
 	KindInternal    Kind = "internal"     // anything else: a bug or an environment failure
 )
 
@@ -50,11 +52,13 @@ var Kinds = []KindInfo{
 	{KindTooLarge, 1, "the query's result or memory use grew past its limit and was stopped"},
 	{KindBusy, 1, "ctool mcp: every query worker is busy and the queue is full; retry shortly"},
 	{KindNotFound, 1, "no profile has that id"},
+	{KindConflict, 1, "publish: another publish moved latest first; the build was uploaded, publish again"},
 	{KindInternal, 1, "an unexpected failure"},
 	{KindUsage, 2, "the command line or NARRATIVE_DATA_FILE is wrong"},
 	{KindNoDatabase, 3, "the database is missing or unusable (Try: ctool ingest, or --db PATH / CTOOL_DB)"},
 	{KindIO, 4, "a file or directory could not be read or written"},
 	{KindCrashed, 5, "the query crashed the query engine and was not run to the end"},
+	{KindUnavailable, 6, "the object store did not answer, or refused the request (its URL, network or credentials)"},
 }
 
 // Status is the process exit status of a kind.

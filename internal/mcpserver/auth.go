@@ -140,6 +140,23 @@ func newAuth(ctx context.Context, c AuthConfig) (*authorizer, error) {
 	}, nil
 }
 
+// forSite is the authorizer of one site of `ctool mcp --site`: its own protected resource (its
+// metadata at metadataPath + the resource's path, tokens for its audience alone) and place, with the
+// issuer's keys and each user's fair share shared with every other site.
+func (a *authorizer) forSite(resource string, place schema.Place) *authorizer {
+	res, _ := url.Parse(resource)
+	meta := *res
+	meta.Path, meta.RawPath = metadataPath+strings.TrimSuffix(res.Path, "/"), ""
+	cfg := a.cfg
+	cfg.Resource, cfg.place = resource, place
+	v := a.verifier
+	md := *a.metadata
+	md.Resource, md.ResourceName = resource, "ctool: "+title(place)
+	return &authorizer{cfg: cfg, share: a.share, metadataURL: meta.String(), metadata: &md,
+		verifier: &verifier{issuer: v.issuer, resource: resource, profileClaim: v.profileClaim, allowJWTType: v.allowJWTType,
+			keys: v.keys, subjectKey: v.subjectKey, now: v.now, cache: map[[32]byte]verified{}}}
+}
+
 // close stops fetching the issuer's keys.
 func (a *authorizer) close() { a.verifier.keys.close() }
 

@@ -42,11 +42,24 @@ func (h *readiness) status() (int, string) {
 
 // monitorHandler serves /healthz (the process answers), /readyz (readiness) and /metrics (m, if any).
 func monitorHandler(h *readiness, m *metricSet) http.Handler {
+	var metrics http.Handler
+	if m != nil {
+		metrics = m.handler()
+	}
+	return monitorMux(h, metrics, nil)
+}
+
+// monitorMux serves /readyz, /metrics (when metrics is not nil) and /healthz: healthz when given (the
+// builds and their follow: internal/sites), else "ok".
+func monitorMux(h *readiness, metrics, healthz http.Handler) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("ok\n"))
-	})
+	if healthz == nil {
+		healthz = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Write([]byte("ok\n"))
+		})
+	}
+	mux.Handle("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		code, body := h.status()
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -54,8 +67,8 @@ func monitorHandler(h *readiness, m *metricSet) http.Handler {
 		w.WriteHeader(code)
 		w.Write([]byte(body))
 	})
-	if m != nil {
-		mux.Handle("GET /metrics", m.handler())
+	if metrics != nil {
+		mux.Handle("GET /metrics", metrics)
 	}
 	return mux
 }

@@ -22,6 +22,17 @@ const Path = "/mcp"
 // With auth, every request to Path needs a bearer token (authorizer.protect), and the protected resource
 // metadata is served without one. Each request's JSON-RPC id comes back as it was sent (keepIDs).
 func handler(srv *mcp.Server, auth *authorizer) http.Handler {
+	mux := http.NewServeMux()
+	mount(mux, Path, srv, auth)
+	if auth != nil {
+		mux.Handle(metadataPath, auth.metadataHandler())
+	}
+	return mux
+}
+
+// mount serves srv at path on mux, as handler describes, with its protected resource metadata at
+// metadataPath+path when auth is set: each site of `ctool mcp --site` is one mount, at Path/NAME.
+func mount(mux *http.ServeMux, path string, srv *mcp.Server, auth *authorizer) {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -30,15 +41,12 @@ func handler(srv *mcp.Server, auth *authorizer) http.Handler {
 		PropagateRequestCancellation: true,
 	})
 	h := keepIDs(sdk)
-	mux := http.NewServeMux()
 	if auth == nil {
-		mux.Handle(Path, checkOrigin(h))
-		return mux
+		mux.Handle(path, checkOrigin(h))
+		return
 	}
-	mux.Handle(Path, checkOrigin(auth.protect(h)))
-	mux.Handle(metadataPath+Path, auth.metadataHandler())
-	mux.Handle(metadataPath, auth.metadataHandler())
-	return mux
+	mux.Handle(path, checkOrigin(auth.protect(h)))
+	mux.Handle(metadataPath+path, auth.metadataHandler())
 }
 
 // checkOrigin refuses cross-origin requests from browsers with net/http's CrossOriginProtection

@@ -26,7 +26,22 @@ func newEventLog(w io.Writer) *eventLog {
 	if w == nil {
 		return nil
 	}
-	return &eventLog{h: slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: bare}), now: time.Now}
+	return &eventLog{h: LogHandler(w), now: time.Now}
+}
+
+// LogHandler writes slog records as the server's log lines: JSON, "time" in UTC first, no level or
+// message. Another part of the server that writes to the same stream (internal/sites: the followers'
+// changes of state) writes its lines with it, through a writer that writes each line whole.
+func LogHandler(w io.Writer) slog.Handler {
+	return slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: bare})
+}
+
+// site is the log of one site of `ctool mcp --site`: each line names it.
+func (l *eventLog) site(name string) *eventLog {
+	if l == nil || name == "" {
+		return l
+	}
+	return &eventLog{h: l.h.WithAttrs([]slog.Attr{slog.String("site", name)}), now: l.now}
 }
 
 // bare drops the level and the message, and writes the time in UTC.
@@ -97,12 +112,17 @@ func (l *eventLog) call(e callEntry, start time.Time) {
 }
 
 // start writes the line a server starts with: where it serves (stdio, or the URL of its HTTP
-// endpoint), the build it opened and, with --metrics, the URL of its health and metrics listener.
-func (l *eventLog) start(serving, build, metrics string) {
+// endpoint), the build it opened (or, with several sites, extra: each site's) and, with --metrics, the
+// URL of its health and metrics listener.
+func (l *eventLog) start(serving, build, metrics string, extra ...slog.Attr) {
 	if l == nil {
 		return
 	}
-	attrs := []slog.Attr{slog.String("serving", serving), slog.String("build", build)}
+	attrs := []slog.Attr{slog.String("serving", serving)}
+	if build != "" {
+		attrs = append(attrs, slog.String("build", build))
+	}
+	attrs = append(attrs, extra...)
 	if metrics != "" {
 		attrs = append(attrs, slog.String("metrics", metrics))
 	}

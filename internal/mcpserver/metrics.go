@@ -8,7 +8,6 @@ import (
 	"github.com/azabudai/ctool/internal/database"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // metricSet is the server's Prometheus metrics, on a registry of their own (never the global one, so
@@ -16,7 +15,8 @@ import (
 // outcome kinds and reasons are fixed sets; the build id is the one exception, one series at a time.
 // A nil *metricSet counts nothing.
 type metricSet struct {
-	reg          *prometheus.Registry
+	root         *prometheus.Registry  // what /metrics serves: every site's metrics, and the process's
+	reg          prometheus.Registerer // where this set's metrics go: root, or root with a site label
 	calls        *prometheus.CounterVec
 	duration     *prometheus.HistogramVec
 	queries      *prometheus.CounterVec
@@ -24,12 +24,31 @@ type metricSet struct {
 	authRefusals *prometheus.CounterVec
 }
 
-// newMetrics declares every metric; counters start at zero for the labels known in advance: the
-// tools', the workers' query outcomes and, withAuth, every reason a request is refused.
+// newMetrics declares every metric, on a registry of their own with the process's; counters start at
+// zero for the labels known in advance: the tools', the workers' query outcomes and, withAuth, every
+// reason a request is refused.
 func newMetrics(tools []string, withAuth bool) *metricSet {
+	return newSiteMetrics(newRegistry(), "", tools, withAuth)
+}
+
+// newRegistry is a registry with the process's own metrics (Go's and the process's), which every
+// site's metrics join (newSiteMetrics).
+func newRegistry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// newSiteMetrics declares one site's metrics in root, each with the label site when site is not ""
+// (ctool mcp --site).
+func newSiteMetrics(root *prometheus.Registry, site string, tools []string, withAuth bool) *metricSet {
+	var reg prometheus.Registerer = root
+	if site != "" {
+		reg = prometheus.WrapRegistererWith(prometheus.Labels{"site": site}, root)
+	}
 	m := &metricSet{
-		reg: reg,
+		root: root,
+		reg:  reg,
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ctool_calls_total",
 			Help: "Tool calls answered, by tool and outcome (ok, or the error's kind: refused, timeout, busy, crashed, ...)."},
 			[]string{"tool", "outcome"}),
@@ -47,8 +66,7 @@ func newMetrics(tools []string, withAuth bool) *metricSet {
 			Help: "HTTP requests refused by authentication, by reason."},
 			[]string{"reason"}),
 	}
-	reg.MustRegister(m.calls, m.duration, m.queries, m.restarts, m.authRefusals,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(m.calls, m.duration, m.queries, m.restarts, m.authRefusals)
 	for _, t := range tools {
 		m.calls.WithLabelValues(t, "ok")
 		m.duration.WithLabelValues(t)
@@ -66,7 +84,7 @@ func newMetrics(tools []string, withAuth bool) *metricSet {
 
 // handler serves the metrics in Prometheus' text format.
 func (m *metricSet) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+	return metricsHandler(m.root)
 }
 
 // call counts one answered call; outcome is "ok" or the error's kind.

@@ -2,15 +2,17 @@ package mcpserver
 
 import (
 	"context"
-	"github.com/azabudai/ctool/internal/loopback"
 	"io"
+	"log/slog"
 	"net"
+	"net/http"
+	"strings"
 	"time"
 
-	"github.com/azabudai/ctool/internal/database"
 	"github.com/azabudai/ctool/internal/fault"
-	"github.com/azabudai/ctool/internal/profile"
+	"github.com/azabudai/ctool/internal/loopback"
 	"github.com/azabudai/ctool/schema"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config is one `ctool mcp`, as cmd/ctool reads it from the command line.
@@ -35,6 +37,15 @@ type Config struct {
 	// Auth, with HTTP, makes the server an OAuth resource server; nil for none.
 	Auth *AuthConfig
 
+	// Sites, with HTTP, serves each at Path/NAME in place of DB at Path; with Auth, each is a resource
+	// of its own and Auth.Resource the server's base URL (SiteResource).
+	Sites []Site
+	// NoProfiles says DB has no profiles (a build followed from a store): get_user_profile answers so.
+	NoProfiles bool
+	// Health, when set, answers /healthz in place of "ok" and Collectors join /metrics (internal/sites).
+	Health     http.Handler
+	Collectors []prometheus.Collector
+
 	Stdin  io.Reader
 	Stdout io.Writer
 	Log    io.Writer // the log: one JSON line per call and event (stderr)
@@ -53,64 +64,94 @@ func Run(ctx context.Context, c Config) error {
 		return err
 	}
 	log := newEventLog(c.Log)
-	// The server reads its build for hours: its own start (the tools' vocabulary) would otherwise leave
-	// DuckDB's allocator holding megabytes it freed.
-	live := database.NewLive(c.DB, database.WithBackgroundPurge())
-	defer live.Close()
-	finder, err := profile.NewFinder(live, c.Profiles, c.Pinned...)
-	if err != nil {
-		return err
+	specs := c.Sites
+	if len(specs) == 0 {
+		specs = []Site{{DB: c.DB, NoProfiles: c.NoProfiles}}
 	}
-	health := &readiness{}
-	var metrics *metricSet
-	metricsURL := ""
-	if c.Metrics != "" {
-		metrics = newMetrics(toolNames(), c.Auth != nil)
-		url, stopMonitor, err := listenMonitor(c.Metrics, monitorHandler(health, metrics))
+	var sites []*site
+	var auth *authorizer
+	stopMonitor := func() {}
+	defer func() {
+		for _, s := range sites { // the workers first: /readyz says 503 to the end
+			if s.pool != nil {
+				s.pool.Close()
+			}
+		}
+		if auth != nil {
+			auth.close()
+		}
+		for _, s := range sites {
+			s.live.Close()
+		}
+		stopMonitor()
+	}()
+	for _, spec := range specs {
+		s, err := newSite(spec, c, log)
 		if err != nil {
 			return err
 		}
-		defer stopMonitor() // after the workers stop: /readyz says 503 to the end
-		metricsURL = url
+		sites = append(sites, s)
 	}
-	// Open the database now: a server without one fails at once, not at its first call.
-	b, release, err := live.Acquire(ctx)
-	if err != nil {
-		return err
+	health := &readiness{}
+	var reg *prometheus.Registry
+	metricsURL := ""
+	if c.Metrics != "" {
+		reg = newRegistry()
+		for _, col := range c.Collectors {
+			reg.MustRegister(col)
+		}
+		url, stop, err := listenMonitor(c.Metrics, monitorMux(health, metricsHandler(reg), c.Health))
+		if err != nil {
+			return err
+		}
+		stopMonitor, metricsURL = stop, url
 	}
-	build, place := b.ID, b.Place()
-	release()
-
-	var auth *authorizer
+	// Open the databases now: a server without one fails at once, not at its first call.
+	for _, s := range sites {
+		if err := s.open(ctx); err != nil {
+			return err
+		}
+	}
 	if c.Auth != nil {
 		a := *c.Auth
-		a.place = place
+		if len(c.Sites) == 0 {
+			a.place = sites[0].place
+		}
+		var err error
 		if auth, err = newAuth(ctx, a); err != nil {
 			return err
 		}
-		defer auth.close()
 	} else if c.HTTP != "" && !loopback.Is(c.HTTP) {
 		log.warning("--http " + c.HTTP + " has no authentication: anyone who reaches the port can query the data and read every profile (add --auth-issuer and --resource)")
 	}
-	pool, err := startPool(ctx, c.DB, log, metrics)
-	if err != nil {
-		return err
+	for _, s := range sites {
+		s.auth = auth
+		if auth != nil && len(c.Sites) > 0 {
+			s.auth = auth.forSite(SiteResource(c.Auth.Resource, s.Name), s.place)
+		}
+		if err := s.start(ctx, c, reg); err != nil {
+			return err
+		}
 	}
-	defer pool.Close()
-	if metrics != nil {
-		metrics.watchWorkers(pool.Running, pool.Busy, pool.Waiting)
-		metrics.watchBuild(liveBuild(live))
-	}
-	srv := newServer(serverConfig{live: live, profiles: finder, timeout: c.Timeout, log: log, version: c.Version,
-		search: pool.Query, metrics: metrics, auth: auth})
 	if c.HTTP == "" {
 		health.ready()
-		log.start("stdio", build, metricsURL)
-		return serveStdio(ctx, srv, c.Stdin, c.Stdout, c.Timeout)
+		log.start("stdio", sites[0].build, metricsURL)
+		return serveStdio(ctx, sites[0].srv, c.Stdin, c.Stdout, c.Timeout)
 	}
-	return serveHTTP(ctx, c.Abort, srv, httpConfig{addr: c.HTTP, timeout: c.Timeout, drain: c.Drain,
-		log: log, build: build, health: health, metrics: metricsURL, auth: auth})
+	hc := httpConfig{addr: c.HTTP, timeout: c.Timeout, drain: c.Drain, log: log, build: sites[0].build,
+		health: health, metrics: metricsURL, auth: sites[0].auth}
+	if len(c.Sites) > 0 {
+		var builds []slog.Attr
+		for _, s := range sites {
+			builds = append(builds, slog.String(s.Name, s.build))
+		}
+		hc.handler, hc.build, hc.sites = sitesHandler(sites), "", slog.Attr{Key: "sites", Value: slog.GroupValue(builds...)}
+	}
+	return serveHTTP(ctx, c.Abort, sites[0].srv, hc)
 }
+
+// Check is check, for a caller with work to do before Run (following a store) that must not be wasted.
+func (c Config) Check() error { return c.check() }
 
 // check refuses, before anything is opened, an address the server must not listen on and an issuer
 // or resource URL a token could not safely name.
@@ -135,6 +176,15 @@ func (c Config) check() error {
 		if !loopback.Is(c.Metrics) && !c.AllowRemote {
 			return fault.Errorf(fault.KindUsage, "--metrics %s is not a loopback address", c.Metrics).
 				WithHint("ctool mcp --metrics 127.0.0.1:9465, or add --allow-remote (with --http) for a scraper on another machine")
+		}
+	}
+	if len(c.Sites) > 0 {
+		if c.HTTP == "" {
+			return fault.Errorf(fault.KindUsage, "--site applies only with --http: a stdio server has one client, which started it, and serves one build")
+		}
+		if c.Auth != nil && strings.HasSuffix(strings.TrimSuffix(c.Auth.Resource, "/"), Path) {
+			return fault.Errorf(fault.KindUsage, "--resource %s: with --site, give the server's base URL; each site's resource is it and %s/NAME", c.Auth.Resource, Path).
+				WithHint("--resource " + strings.TrimSuffix(strings.TrimSuffix(c.Auth.Resource, "/"), Path))
 		}
 	}
 	if c.Auth != nil {

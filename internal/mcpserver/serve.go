@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -31,6 +32,10 @@ type httpConfig struct {
 	health  *readiness    // turned draining when the stop starts; nil: none
 	metrics string        // the URL of the --metrics listener, for the start line
 	auth    *authorizer   // guards the endpoint when set (the one given to newServer); nil: no auth
+	// handler, when set, serves in place of handler(srv, auth): the sites of `ctool mcp --site`,
+	// whose builds sites names for the start line.
+	handler http.Handler
+	sites   slog.Attr
 }
 
 // serveHTTP serves srv (handler) until ctx ends, then drains: the listener stays open and answers new
@@ -50,10 +55,14 @@ func serveHTTP(ctx context.Context, abort <-chan struct{}, srv *mcp.Server, c ht
 	c.health.ready()
 	longest := longestCall(c.timeout)
 	var busy activeConns
-	gate := &drainGate{next: handler(srv, c.auth), health: c.health}
+	next := c.handler
+	if next == nil {
+		next = handler(srv, c.auth)
+	}
+	gate := &drainGate{next: next, health: c.health}
 	hs := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: longest, IdleTimeout: 2 * time.Minute, ConnState: busy.track}
-	c.log.start("http://"+ln.Addr().String()+Path, c.build, c.metrics)
+	c.log.start("http://"+ln.Addr().String()+Path, c.build, c.metrics, c.sites)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {

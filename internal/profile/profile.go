@@ -26,6 +26,10 @@ const (
 	// HintCheckID is an unknown id's hint to an agent: what it can do, which is ask the visitor and
 	// go on without the profile, as the system prompt of agents.md says.
 	HintCheckID = "IDが正しいかユーザーに確認してもらい、それまではプロファイルを使わずに提案してください（別のIDを推測して試さないでください）"
+	// MsgNoProfiles is every lookup's answer on a server that has no profiles (Finder.None), and
+	// HintNoProfiles what an agent does then.
+	MsgNoProfiles  = "このサーバーにはプロファイルがありません（公開されたビルドにはプロファイルが含まれません）"
+	HintNoProfiles = "プロファイルを使わずに提案してください"
 )
 
 // Profile is one user's profile, in the order the tool returns it.
@@ -64,6 +68,10 @@ type Finder struct {
 	// ForAgent is set where an agent reads the answers (ctool mcp): an unknown id's hint asks it to
 	// check the id with the visitor, since the operator's files and variables are nothing it can change.
 	ForAgent bool
+	// None says the server has no profiles at all: its builds are followed from an object store,
+	// where profiles are never published beside them (internal/publish). Every lookup answers
+	// MsgNoProfiles, kind not_found, and no file is opened.
+	None bool
 }
 
 // NewFinder checks source (a NARRATIVE_DATA_FILE value) and returns a Finder over live. A pin, when
@@ -149,6 +157,9 @@ func (f *Finder) Find(ctx context.Context, id string) (*Profile, error) {
 	id = strings.TrimSpace(id)
 	if err := checkID(id); err != nil {
 		return nil, err
+	}
+	if f.None {
+		return nil, &fault.Error{Kind: fault.KindNotFound, Message: MsgNoProfiles, Hint: HintNoProfiles}
 	}
 	if f.Pinned != "" && id != f.Pinned {
 		return nil, &fault.Error{Kind: fault.KindNotFound, Message: MsgNotFound + id}

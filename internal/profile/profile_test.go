@@ -126,3 +126,22 @@ func TestFindNotFoundNamesTheFileOnly(t *testing.T) {
 		}
 	}
 }
+
+// A server without profiles (a followed build) answers every lookup the same, and opens nothing: the
+// build below has no profiles file at all.
+func TestFindWithoutProfiles(t *testing.T) {
+	live := database.NewLive(t.TempDir() + "/nowhere.duckdb")
+	defer live.Close()
+	f, err := profile.NewFinder(live, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.None = true
+	for _, id := range []string{"user_criollo_heavy", "nobody"} {
+		_, err := f.Find(context.Background(), id)
+		var ce *fault.Error
+		if !errors.As(err, &ce) || ce.Kind != fault.KindNotFound || ce.Message != profile.MsgNoProfiles || ce.Hint != profile.HintNoProfiles {
+			t.Errorf("Find(%q) without profiles: %v", id, err)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // DefaultCacheDir is where a follower of storeURL keeps its builds unless told otherwise: one
@@ -161,13 +162,15 @@ func checkCachedFile(path string, m Manifest) error {
 	return nil
 }
 
-// cachedBuilds lists the cache's builds that have a valid manifest, newest first.
+// cachedBuilds lists the cache's builds that have a valid manifest, newest first: by build time, and
+// among builds of the same time (build times are in whole seconds) the one cached last first.
 func cachedBuilds(dir string) []Manifest {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var out []Manifest
+	cached := map[string]time.Time{}
 	for _, e := range entries {
 		sha, ok := strings.CutSuffix(e.Name(), ".duckdb")
 		if !ok || !isSHA256(sha) || !e.Type().IsRegular() {
@@ -175,9 +178,17 @@ func cachedBuilds(dir string) []Manifest {
 		}
 		if m, err := readCachedManifest(dir, sha); err == nil {
 			out = append(out, m)
+			if info, err := e.Info(); err == nil {
+				cached[sha] = info.ModTime()
+			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.After(out[j].CreatedAt)
+		}
+		return cached[out[i].SHA256].After(cached[out[j].SHA256])
+	})
 	return out
 }
 
