@@ -24,13 +24,13 @@ import (
 // in one JSON object) stays an error.
 func (v *validator) cell(path string, line int, c schema.Column, cell string) (unknown string) {
 	add := func(rule, msg string) {
-		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg})
+		v.addRow(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg})
 	}
 	untyped := func(rule, msg string) {
 		if !v.strict {
 			msg += "; " + unknownNote
 		}
-		v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg, Severity: v.severity()})
+		v.addRow(Problem{File: path, Line: line, Column: c.Name, Rule: rule, Message: msg, Severity: v.severity()})
 		if unknown == "" {
 			unknown = rule
 		}
@@ -115,7 +115,7 @@ func (v *validator) injection(path string, line int, c schema.Column, cell strin
 	if !v.strict {
 		msg += "; kept as written, and an answer that returns it tells the agent it is data, not instructions"
 	}
-	v.report.add(Problem{File: path, Line: line, Column: c.Name, Rule: RuleInjection, Message: msg, Severity: v.severity()})
+	v.addRow(Problem{File: path, Line: line, Column: c.Name, Rule: RuleInjection, Message: msg, Severity: v.severity()})
 }
 
 // The short cells known not to address an AI are at most maxPlainCells of maxPlainBytes each: names,

@@ -32,6 +32,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	var ee *EntryError
 	if errors.As(err, &ee) {
 		v.report.add(entryProblem(ee))
+		v.report.skipAll(f.Path, "not run: the entry was refused (file)")
 		return nil, nil
 	}
 	if err != nil {
@@ -59,10 +60,12 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	var he *HeaderError
 	if errors.As(err, &he) {
 		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleHeader, Message: he.Message})
+		v.report.skip(f.Path, "not run: the header could not be read", recordRules...)
 		return nil, nil
 	}
 	if err != nil {
 		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleEncoding, Message: fmt.Sprintf("%s %v", escape.Visible(f.Name), err)})
+		v.report.skip(f.Path, "not run: the file is not UTF-8", append([]string{RuleHeader}, recordRules...)...)
 		return nil, nil
 	}
 	r.FieldsPerRecord = -1
@@ -73,15 +76,18 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 	if err == io.EOF {
 		v.report.add(Problem{File: f.Path, Line: 1, Rule: RuleHeader,
 			Message: "file is empty; expected the header " + strings.Join(d.ColumnNames(), ",")})
+		v.report.skip(f.Path, "not run: the file is empty", recordRules...)
 		return nil, nil
 	}
 	if err != nil {
 		v.report.add(csvProblem(f.Path, err))
+		v.report.skip(f.Path, "not run: the header could not be read", append([]string{RuleHeader}, recordRules...)...)
 		return nil, nil
 	}
 	f.Header = append([]string(nil), header...)
 	columns, ok := v.header(f)
 	if !ok {
+		v.report.skip(f.Path, "not run: the header does not name the dataset's columns", recordRules...)
 		return nil, nil
 	}
 	f.Bytes = make(map[string]int64, len(columns))
@@ -102,6 +108,8 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 
 	keys := map[string]bool{}
 	keyLines := map[string]int{}
+	v.rowKey = rowKey(f)
+	defer func() { v.row = nil }()
 	// Records are parsed on another goroutine, ahead of these checks (parsepipe.go).
 	parser := startParse(r, hr, len(columns))
 	defer parser.drain()
@@ -118,6 +126,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 			}
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
+		v.row = nil
 		f.Rows++
 		v.progress.record(it.read)
 		if f.Rows%4096 == 0 && v.ctx.Err() != nil {
@@ -128,6 +137,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 				Message: fmt.Sprintf("expected %d fields as in the header, found %d", len(columns), it.fields)})
 			continue
 		}
+		v.row = record
 		if v.watch != nil {
 			v.watch.observe(f, record)
 		}
@@ -155,7 +165,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 			key := indexOf(f.Header, d.PrimaryKey)
 			id := record[key]
 			if first, dup := keyLines[id]; dup && id != "" {
-				v.report.add(Problem{File: f.Path, Line: it.cellLine(key), Column: d.PrimaryKey, Rule: RuleUnique,
+				v.addRow(Problem{File: f.Path, Line: it.cellLine(key), Column: d.PrimaryKey, Rule: RuleUnique,
 					Message: fmt.Sprintf("%s %s is already used on line %d", d.PrimaryKey, escape.Quote(id), first)})
 			} else {
 				keyLines[id] = it.cellLine(key)
@@ -167,7 +177,7 @@ func (v *validator) file(f *File, storeIDs map[string]bool) (map[string]bool, er
 				at := indexOf(f.Header, ref.Column)
 				id := record[at]
 				if id != "" && !storeIDs[id] {
-					v.report.add(Problem{File: f.Path, Line: it.cellLine(at), Column: ref.Column, Rule: RuleReference,
+					v.addRow(Problem{File: f.Path, Line: it.cellLine(at), Column: ref.Column, Rule: RuleReference,
 						Message: fmt.Sprintf("%s is not a %s.%s", escape.Quote(id), ref.Dataset, ref.Key)})
 				}
 			}

@@ -93,6 +93,7 @@ func (v *validator) header(f *File) ([]schema.Column, bool) {
 	d := f.Dataset
 	ok := true
 	var columns []schema.Column
+	var unknown []int // fields of the header that name no column
 	where := map[string]int{}
 	for i, name := range f.Header {
 		if !utf8.ValidString(name) {
@@ -109,18 +110,29 @@ func (v *validator) header(f *File) ([]schema.Column, bool) {
 		where[name] = i
 		c, known := d.Column(name)
 		if !known {
+			unknown = append(unknown, i)
 			v.report.add(Problem{File: f.Path, Line: 1, Column: name, Rule: RuleHeader,
 				Message: fmt.Sprintf("unknown column %s; %s columns are: %s", escape.Quote(name), d.Name, strings.Join(d.ColumnNames(), ","))})
 			ok = false
 		}
 		columns = append(columns, c)
 	}
-	for _, c := range d.Columns {
+	var missing []int // indexes in d.Columns
+	for i, c := range d.Columns {
 		if _, found := where[c.Name]; !found {
-			v.report.add(Problem{File: f.Path, Line: 1, Column: c.Name, Rule: RuleHeader,
-				Message: fmt.Sprintf("missing column %q", c.Name)})
-			ok = false
+			missing = append(missing, i)
 		}
+	}
+	renamed := renames(d, f.Header, missing, unknown)
+	for _, i := range missing {
+		c := d.Columns[i]
+		msg := fmt.Sprintf("missing column %q", c.Name)
+		if field, ok := renamed[i]; ok {
+			msg = fmt.Sprintf("missing column %q (column %d of %s); the header has %s as field %d — renamed?",
+				c.Name, i+1, d.Name, escape.Quote(f.Header[field]), field+1)
+		}
+		v.report.add(Problem{File: f.Path, Line: 1, Column: c.Name, Rule: RuleHeader, Message: msg})
+		ok = false
 	}
 	return columns, ok
 }

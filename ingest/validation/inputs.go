@@ -1,11 +1,11 @@
 package validation
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
 
+	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -18,9 +18,13 @@ type Input struct {
 // Name is the entry's base name.
 func (in Input) Name() string { return in.entry.Name() }
 
+// InputHint is the way forward from an input directory that is missing or not a directory.
+const InputHint = "name the directory of the CSV files: --input DIR"
+
 // Inputs is the one answer to "which files of the input directory belong to which dataset", for
 // the build, validation and status alike: datasets in schema.All()'s order, each one's files by name.
-// Its error wraps the *fs.PathError, so a caller can tell a missing or unreadable directory.
+// Its error is a *fault.Error of kind io with InputHint, and wraps the *fs.PathError, so a caller can
+// tell a missing or unreadable directory.
 func Inputs(dir string) ([]Input, error) {
 	info, err := os.Stat(dir)
 	if err == nil && !info.IsDir() {
@@ -31,7 +35,7 @@ func Inputs(dir string) ([]Input, error) {
 		entries, err = os.ReadDir(dir) // sorted by name
 	}
 	if err != nil {
-		return nil, fmt.Errorf("input directory: %w", err)
+		return nil, &fault.Error{Kind: fault.KindIO, Message: "input directory: " + err.Error(), Hint: InputHint, Err: err}
 	}
 	var inputs []Input
 	for _, d := range schema.All() {

@@ -18,6 +18,9 @@ type Options struct {
 	Strict bool
 	// Contracts, when set, also checks the contracts (contracts.go); ctool validate sets it.
 	Contracts *Contracts
+	// Version is ctool's version, which the SARIF report names as its tool's (Report.Version); empty
+	// takes the version Go recorded in the binary, or "dev".
+	Version string
 
 	// The packages that build on validation watch its reading through these.
 

@@ -40,6 +40,9 @@ type Problem struct {
 	Message string `json:"message"`
 	// Severity is SeverityWarning for a problem that does not fail validation; empty for an error.
 	Severity string `json:"severity,omitempty"`
+	// Record names the row of a problem in a row by its key (the dataset's Key), where the key's cells
+	// could be read; nil otherwise, and always for personal data (profiles).
+	Record Record `json:"record,omitempty"`
 }
 
 // SeverityWarning marks a problem that is reported but does not fail validation.
@@ -56,9 +59,9 @@ func (p Problem) String() string {
 		col = "-"
 	}
 	if p.Warning() {
-		return fmt.Sprintf("%s:%d: %s: %s: warning: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.Message))
+		return fmt.Sprintf("%s:%d: %s: %s: warning: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.described()))
 	}
-	return fmt.Sprintf("%s:%d: %s: %s: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.Message))
+	return fmt.Sprintf("%s:%d: %s: %s: %s", escape.Visible(p.File), p.Line, escape.Visible(col), escape.Visible(p.Rule), escape.Visible(p.described()))
 }
 
 // Report collects problems up to a cap while counting all of them.
@@ -71,8 +74,12 @@ type Report struct {
 	Comparison *Comparison
 	// Files are the files validated, in order; the CI formats list each, with or without problems.
 	Files []FileSummary
+	// Version is ctool's version (Options.Version), the SARIF driver's.
+	Version string
 
-	tally map[string]map[string]int // file → rule → problems, counted past the cap
+	tally    map[string]map[string]int    // file → rule → problems, counted past the cap
+	errTally map[string]map[string]int    // the same, errors only
+	skipped  map[string]map[string]string // file → rule → why it did not run (skip)
 	// failed, when set, is called once, with the first error (Options.Failed).
 	failed func()
 }

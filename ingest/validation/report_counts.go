@@ -11,12 +11,45 @@ import (
 // count tallies a problem by file and rule, whether or not the report keeps it.
 func (r *Report) count(p Problem) {
 	if r.tally == nil {
-		r.tally = map[string]map[string]int{}
+		r.tally, r.errTally = map[string]map[string]int{}, map[string]map[string]int{}
 	}
 	if r.tally[p.File] == nil {
-		r.tally[p.File] = map[string]int{}
+		r.tally[p.File], r.errTally[p.File] = map[string]int{}, map[string]int{}
 	}
 	r.tally[p.File][p.Rule]++
+	if !p.Warning() {
+		r.errTally[p.File][p.Rule]++
+	}
+}
+
+// skip notes that rules that check file did not run, and why ("not run: …"); a reason noted first
+// stands. The JUnit report shows them skipped rather than passed.
+func (r *Report) skip(file, why string, rules ...string) {
+	if r.skipped == nil {
+		r.skipped = map[string]map[string]string{}
+	}
+	if r.skipped[file] == nil {
+		r.skipped[file] = map[string]string{}
+	}
+	for _, rule := range rules {
+		if _, noted := r.skipped[file][rule]; !noted {
+			r.skipped[file][rule] = why
+		}
+	}
+}
+
+// recordRules are the rules that check a file's records, after its header: none runs when the header
+// cannot be read.
+var recordRules = []string{RuleRagged, RuleRequired, RuleType, RuleFormat, RuleEnum, RuleJSON, RuleDuplicateKey, RuleSchema,
+	RuleHours, RuleInjection, RuleUnique, RuleReference, RuleVenue, schema.ContractUpcoming}
+
+// skipAll notes every rule but the missing-file rule as not run for file.
+func (r *Report) skipAll(file, why string) {
+	for _, rule := range Rules() {
+		if rule.Rule != RuleMissingFile {
+			r.skip(file, why, rule.Rule)
+		}
+	}
 }
 
 // ByRule counts the problems of one file by rule word (every problem, also those past the cap).
@@ -44,6 +77,9 @@ func (r *Report) problemFiles() []string {
 	sort.Strings(extra)
 	return append(files, extra...)
 }
+
+// isPlaceFile reports whether path names the place file.
+func isPlaceFile(path string) bool { return filepath.Base(path) == PlaceFile }
 
 // datasetOf names the dataset a file belongs to by its base name; "" for none.
 func datasetOf(path string) *schema.Dataset {

@@ -3,6 +3,7 @@ package validation
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func FuzzReport(f *testing.F) {
 				if doc.ErrorCount != 13 || doc.Shown != 12 || !doc.Truncated || len(doc.Errors) != 12 {
 					t.Fatalf("count %d, shown %d, truncated %v, %d errors", doc.ErrorCount, doc.Shown, doc.Truncated, len(doc.Errors))
 				}
-				if utf8.ValidString(file) && utf8.ValidString(column) && utf8.ValidString(message) && doc.Errors[0] != r.Problems[0] {
+				if utf8.ValidString(file) && utf8.ValidString(column) && utf8.ValidString(message) && !reflect.DeepEqual(doc.Errors[0], r.Problems[0]) {
 					t.Fatalf("JSON says %+v, want %+v", doc.Errors[0], r.Problems[0])
 				}
 			}

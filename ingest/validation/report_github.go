@@ -28,13 +28,14 @@ func ghData(s string) string { return escape.Visible(ghDataEscaper.Replace(s)) }
 func ghProperty(s string) string { return escape.Visible(ghPropertyEscaper.Replace(s)) }
 
 // writeGitHub writes workflow annotations for the first problems, plain lines for the rest, and a count.
-// An annotation's file is relative to the repository root, as GitHub reads it, whatever the working
-// directory (the root found as for SARIF).
+// An annotation names the line the text report names, and none for a problem of the whole file. Its
+// file is relative to the repository root, as GitHub reads it, whatever the working directory (the
+// root found as for SARIF).
 func (r *Report) writeGitHub(w io.Writer) {
 	root, _ := repoRoot()
 	for i, p := range r.Problems {
 		if i < githubAnnotationLimit {
-			msg := p.Message
+			msg := p.described()
 			if p.Column != "" {
 				msg = p.Column + ": " + msg
 			}
@@ -42,7 +43,13 @@ func (r *Report) writeGitHub(w io.Writer) {
 			if p.Warning() {
 				level = "warning"
 			}
-			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(relativeTo(p.File, root)), max(p.Line, 1),
+			// A problem of the whole file (line 0 in the text report) is annotated on the file, with no
+			// line: GitHub shows it on the file rather than on its first line.
+			line := ""
+			if p.Line > 0 {
+				line = fmt.Sprintf(",line=%d", p.Line)
+			}
+			fmt.Fprintf(w, "::%s file=%s%s,title=%s::%s\n", level, ghProperty(relativeTo(p.File, root)), line,
 				ghProperty("ctool validate: "+p.Rule), ghData(msg))
 			continue
 		}

@@ -18,6 +18,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
 	Skipped  int          `xml:"skipped,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -49,42 +50,47 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// writeJUnit writes one testsuite per file and in it one testcase per rule word: a rule a file broke
-// fails with the count in its message and a line per problem (FILE:LINE: COLUMN: RULE: message);
-// warnings pass, their lines in system-out. A check that did not run is skipped, not passed: a contract
-// that compares with the previous build without --against, or for a file whose dataset was not compared.
+// writeJUnit writes one testsuite per file and in it one testcase per rule word that applies to the
+// file's dataset (appliesTo): a rule with errors fails, with the count in its message and a line per
+// problem (FILE:LINE: COLUMN: RULE: message); a rule with warnings alone passes, their lines in
+// system-out; a rule that did not run is skipped with the reason (the file's header could not be
+// read, the stores file could not be, no --against, the dataset could not be compared); only a rule
+// that ran and found nothing passes bare. No check is an error of its own: errors is always 0.
 func (r *Report) writeJUnit(w io.Writer) error {
 	doc := junitSuites{Name: "ctool validate"}
 	for _, file := range r.problemFiles() {
 		suite := junitSuite{Name: junitData(file)}
 		kept := r.kept(file)
+		d := datasetOf(file)
 		for _, rule := range Rules() {
+			n := r.tally[file][rule.Rule]
+			if n == 0 && !appliesTo(rule.Rule, d, file) {
+				continue
+			}
 			tc := junitCase{Name: rule.Rule, ClassName: junitData(file)}
 			var lines []string
-			warning := false
 			for _, p := range kept {
 				if p.Rule == rule.Rule {
 					lines = append(lines, junitData(p.String()))
-					warning = p.Warning()
 				}
 			}
-			n := r.tally[file][rule.Rule]
 			if omitted := n - len(lines); omitted > 0 {
 				lines = append(lines, fmt.Sprintf("... %d more not shown (raise --max-errors)", omitted))
 			}
+			why := r.skipped[file][rule.Rule]
+			if why == "" && rule.Against {
+				why = r.notCompared(file)
+			}
 			switch {
-			case n == 0 && rule.Against:
-				if why := r.notCompared(file); why != "" {
-					tc.Skipped = &junitSkipped{Message: why}
-					suite.Skipped++
-				}
-			case n == 0:
-			case warning:
-				tc.SystemOut = strings.Join(lines, "\n")
-			default:
+			case r.errTally[file][rule.Rule] > 0:
 				tc.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s", rule.Rule, Problems(n)), Type: rule.Rule,
 					Text: strings.Join(lines, "\n")}
 				suite.Failures++
+			case n > 0:
+				tc.SystemOut = strings.Join(lines, "\n")
+			case why != "":
+				tc.Skipped = &junitSkipped{Message: junitData(why)}
+				suite.Skipped++
 			}
 			suite.TestCases = append(suite.TestCases, tc)
 		}
@@ -123,5 +129,5 @@ func (r *Report) notCompared(file string) string {
 			break
 		}
 	}
-	return "not run: " + d.Name + " could not be compared with " + junitData(r.Comparison.Against) + " (its files have errors, or the build has no such dataset)"
+	return "not run: " + d.Name + " could not be compared with " + r.Comparison.Against + " (its files have errors, or the build has no such dataset)"
 }

@@ -120,7 +120,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if p.Warning() {
 				rule += " (warning)"
 			}
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", markdownCell(p.File), p.Line, markdownCell(p.Column), rule, markdownCell(p.Message))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", markdownCell(p.File), p.Line, markdownCell(p.Column), rule, markdownCell(p.described()))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

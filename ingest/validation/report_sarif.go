@@ -2,10 +2,12 @@ package validation
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/azabudai/ctool/internal/escape"
@@ -35,13 +37,18 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
 	ID                   string       `json:"id"`
+	Name                 string       `json:"name"`
 	ShortDescription     sarifMessage `json:"shortDescription"`
+	FullDescription      sarifMessage `json:"fullDescription"`
+	Help                 sarifHelp    `json:"help"`
+	HelpURI              string       `json:"helpUri"`
 	DefaultConfiguration struct {
 		Level string `json:"level"`
 	} `json:"defaultConfiguration"`
@@ -49,6 +56,12 @@ type sarifRule struct {
 
 type sarifMessage struct {
 	Text string `json:"text"`
+}
+
+// sarifHelp is a rule's help, as text and as Markdown (a multiformatMessageString).
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifResult struct {
@@ -72,28 +85,51 @@ type sarifLocation struct {
 	} `json:"physicalLocation"`
 }
 
-// sarifInformationURI is where the rule words are documented.
-const sarifInformationURI = "https://github.com/azabudai/ctool#json-shapes"
+// sarifInformationURI is the tool's page: ctool in CI, where every rule word has its section.
+const sarifInformationURI = RulesDoc
+
+// toolVersion is ctool's version as the reports name it: the one the command passed
+// (Options.Version), else the one Go recorded in the binary (a go install of a tagged version), else
+// "dev", as ctool --version says of a build without one.
+func toolVersion(v string) string {
+	if v != "" {
+		return v
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// sarifRuleOf describes a rule as code scanning shows it: a short and a full description, the help
+// as text and Markdown, and the rule's section of the docs.
+func sarifRuleOf(rule RuleInfo) sarifRule {
+	sr := sarifRule{ID: rule.Rule, Name: rule.Rule, ShortDescription: sarifMessage{rule.Short},
+		FullDescription: sarifMessage{rule.Description}, HelpURI: rule.HelpURI()}
+	sr.Help.Text = rule.Help + " See " + rule.HelpURI()
+	sr.Help.Markdown = fmt.Sprintf("%s\n\n%s\n\n[The rule %s in ctool's docs](%s)", markdownCell(rule.Description), markdownCell(rule.Help),
+		markdownCell(rule.Rule), rule.HelpURI())
+	sr.DefaultConfiguration.Level = "error"
+	if rule.Warning {
+		sr.DefaultConfiguration.Level = "warning"
+	}
+	return sr
+}
 
 // writeSARIF writes one result per problem kept, each located in its file relative to the
 // repository root (the directory holding .git above the working directory; else the working
 // directory), at the line of the cell (see Problem.Line) and column 1: the column's name leads the message.
 func (r *Report) writeSARIF(w io.Writer) error {
-	driver := sarifDriver{Name: "ctool validate", InformationURI: sarifInformationURI}
+	driver := sarifDriver{Name: "ctool validate", Version: toolVersion(r.Version), InformationURI: sarifInformationURI}
 	index := map[string]int{}
 	for i, rule := range Rules() {
-		sr := sarifRule{ID: rule.Rule, ShortDescription: sarifMessage{rule.Description}}
-		sr.DefaultConfiguration.Level = "error"
-		if rule.Warning {
-			sr.DefaultConfiguration.Level = "warning"
-		}
-		driver.Rules = append(driver.Rules, sr)
+		driver.Rules = append(driver.Rules, sarifRuleOf(rule))
 		index[rule.Rule] = i
 	}
 	root, base := repoRoot()
 	results := []sarifResult{}
 	for _, p := range r.Problems {
-		msg := p.Message
+		msg := p.described()
 		if p.Column != "" {
 			msg = p.Column + ": " + msg
 		}

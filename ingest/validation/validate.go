@@ -79,6 +79,7 @@ func RunContext(ctx context.Context, dir string, opts Options) (res *Result, err
 		return nil, err
 	}
 	v.report.failed, v.ctx, v.observe = opts.Failed, ctx, opts.Observe
+	v.report.Version = opts.Version
 	v.strict = opts.Strict || opts.Contracts != nil && opts.Contracts.Strict
 	v.maxFileSize = opts.MaxFileSize
 	if v.maxFileSize <= 0 {
@@ -116,8 +117,10 @@ func RunContext(ctx context.Context, dir string, opts Options) (res *Result, err
 			if strings.ContainsAny(want, "*?[") {
 				want = strings.Replace(want, "*", "", 1)
 			}
-			v.report.add(Problem{File: filepath.Join(dir, want), Rule: RuleMissingFile,
+			path := filepath.Join(dir, want)
+			v.report.add(Problem{File: path, Rule: RuleMissingFile,
 				Message: fmt.Sprintf("%s data file %s is missing from %s", d.Name, d.SourceFile, dir)})
+			v.report.skipAll(path, "not run: the file is missing")
 			continue
 		}
 		for _, name := range names {
@@ -129,6 +132,7 @@ func RunContext(ctx context.Context, dir string, opts Options) (res *Result, err
 				// The build records each file's name (profiles' source_file, ctool_meta.sources), and
 				// DuckDB holds only UTF-8 text.
 				v.report.add(Problem{File: f.Path, Rule: RuleEncoding, Message: "the file name is not valid UTF-8; rename the file"})
+				v.report.skipAll(f.Path, "not run: the file name is not UTF-8")
 				res.Files = append(res.Files, f)
 				continue
 			}
@@ -136,9 +140,13 @@ func RunContext(ctx context.Context, dir string, opts Options) (res *Result, err
 			if err != nil {
 				return nil, err
 			}
-			if d == schema.Stores {
+			switch {
+			case d == schema.Stores && keys != nil:
 				storeIDs = keys
 				v.venues = &venueCheck{venues: venuematch.New(v.stores), seen: map[string]*Problem{}}
+			case storeIDs == nil:
+				// Stores come first: without their file read, no store can be looked up.
+				v.report.skip(f.Path, "not run: the stores file could not be read", RuleReference, RuleVenue)
 			}
 			res.Files = append(res.Files, f)
 		}
@@ -157,6 +165,10 @@ func RunContext(ctx context.Context, dir string, opts Options) (res *Result, err
 	if opts.Contracts != nil {
 		if err := v.checkContracts(res, opts.Contracts, v.watch); err != nil {
 			return nil, err
+		}
+	} else {
+		for _, f := range res.Files {
+			v.report.skip(f.Path, "not run: the contracts are checked by ctool validate", contractRules()...)
 		}
 	}
 	return res, nil
@@ -186,6 +198,10 @@ type validator struct {
 	// once that file is read (venues.go).
 	stores []venuematch.Store
 	venues *venueCheck
+	// row is the record being checked, nil between records, and rowKey where its file's key cells
+	// are: a problem of the row names its record (record.go).
+	row    []string
+	rowKey []keyAt
 }
 
 // newValidator compiles every dataset's JSON Schemas once.

@@ -157,7 +157,7 @@ func TestValidateLineOfRecordAfterMultilineField(t *testing.T) {
 			enum = append(enum, p.String())
 		}
 	}
-	want := filepath.Join(dir, schema.Stores.SourceFile) + `:5: extraction_status: enum: expected one of success, error, found "oops"`
+	want := filepath.Join(dir, schema.Stores.SourceFile) + `:5: extraction_status: enum: expected one of success, error, found "oops" (record: store_id "S2")`
 	if len(enum) != 1 || enum[0] != want {
 		t.Errorf("enum problems = %q, want [%q]", enum, want)
 	}

@@ -40,7 +40,7 @@ func (v *validator) venue(f *File, line int, location string) {
 	if p != nil {
 		q := *p
 		q.File, q.Line = f.Path, line
-		v.report.add(q)
+		v.addRow(q)
 	}
 }
 
