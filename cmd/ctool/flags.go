@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/internal/fault"
 	"github.com/azabudai/ctool/query"
 	"github.com/urfave/cli/v2"
@@ -37,7 +38,7 @@ func missingInput(c *cli.Context, err error) error {
 		return err
 	}
 	e := fault.Explain(err)
-	if e.Hint != "" {
+	if e.Hint != "" && e.Hint != validation.InputHint {
 		return err
 	}
 	return &fault.Error{Kind: e.Kind, Message: e.Message, Err: err,

@@ -47,7 +47,7 @@ func newValidateCommand(e *env) *cli.Command {
 			"Formats: text (FILE:LINE: COLUMN: RULE: message), json ({\"valid\",\"error_count\",\"shown\",\"truncated\",\"errors\"}),\n" +
 			"github (workflow annotations for the first 10, plain lines for the rest; with GITHUB_STEP_SUMMARY\n" +
 			"set, the markdown summary is appended to that file too), junit (a testsuite per file, a testcase\n" +
-			"per rule), sarif (SARIF 2.1.0 for code scanning), markdown (a summary for people). Every format\n" +
+			"per rule that applies to it), sarif (SARIF 2.1.0 for code scanning), markdown (a summary for people). Every format\n" +
 			"escapes what it quotes: no control character from the data is printed raw." +
 			exitStatus("the data is valid (warnings allowed)", fault.KindInvalidData, fault.KindUsage, fault.KindNoDatabase, fault.KindIO),
 		Flags: []cli.Flag{
@@ -85,7 +85,7 @@ func newValidateCommand(e *env) *cli.Command {
 				}
 			}
 			opts := &validateOptions{out: e.stdout, errOut: e.stderr, input: input, format: format,
-				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: validation.Options{MaxErrors: maxErrors, Strict: c.Bool("strict"), Contracts: &validation.Contracts{
+				summary: e.getenv("GITHUB_STEP_SUMMARY"), check: validation.Options{Version: version, MaxErrors: maxErrors, Strict: c.Bool("strict"), Contracts: &validation.Contracts{
 					Against: c.String("against"), MaxRemoved: maxRemoved, Strict: c.Bool("strict"), Today: today}}}
 			if opts.check.MaxFileSize, err = maxFileSize(c); err != nil {
 				return err
