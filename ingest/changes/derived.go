@@ -2,7 +2,7 @@ package changes
 
 import (
 	"context"
-	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -143,20 +143,24 @@ func fetchDerived(ctx context.Context, conn *database.Conn, t *table, rows []int
 			return nil, err
 		}
 		defer res.Close()
-		vals := make([]sql.NullString, len(sel))
-		dest := make([]any, 1+len(sel))
-		var id int64
-		dest[0] = &id
-		for i := range vals {
-			dest[1+i] = &vals[i]
+		// Scanned as the driver's values: a NULL is nil, every other value text (CAST AS VARCHAR).
+		got := make([]any, 1+len(sel))
+		dest := make([]any, len(got))
+		for i := range got {
+			dest[i] = &got[i]
 		}
 		for res.Next() {
 			if err := res.Scan(dest...); err != nil {
 				return nil, err
 			}
+			id, ok := got[0].(int64)
+			if !ok {
+				return nil, fmt.Errorf("unexpected rowid %T", got[0])
+			}
 			for _, i := range byRowid[id] {
 				for j, name := range which {
-					out[i][name] = vals[j].String
+					v, _ := got[1+j].(string)
+					out[i][name] = v
 				}
 			}
 		}
