@@ -94,6 +94,9 @@ func readBuild(ctx context.Context, path string, publicOnly bool) (_ *snapshot, 
 	snap.valuesOf = func(t *table, rows []int32) ([][]string, error) {
 		return fetchValues(ctx, byTable[t], t, rows)
 	}
+	snap.derivedOf = func(t *table, rows []int32) ([]map[string]string, error) {
+		return fetchDerived(ctx, byTable[t], t, rows)
+	}
 	snap.close = closeAll
 	return snap, nil
 }

@@ -80,3 +80,32 @@ func TestCompareProfilesCountsOnly(t *testing.T) {
 		t.Errorf("profiles\n got %s\nwant %s", b, want)
 	}
 }
+
+// Every derived value shown is a column of its dataset's typed relation (or the hours as rows), derived
+// from columns of the dataset.
+func TestDerivedColumnsExist(t *testing.T) {
+	for name, cols := range derivedColumns {
+		d, err := schema.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, ok := schema.RelationNamed(d.Views[0].Name)
+		if !ok {
+			t.Fatalf("%s has no typed relation", name)
+		}
+		for _, dc := range cols {
+			found := dc.name == StoreHours && d == schema.Stores
+			for _, c := range rel.Columns {
+				found = found || c.Name == dc.name
+			}
+			if !found {
+				t.Errorf("%s: %s is no column of %s", name, dc.name, rel.Name)
+			}
+			for _, f := range dc.from {
+				if columnIndex(d, f) < 0 {
+					t.Errorf("%s: %s is derived from %s, no column of it", name, dc.name, f)
+				}
+			}
+		}
+	}
+}

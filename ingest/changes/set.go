@@ -2,6 +2,8 @@ package changes
 
 import (
 	"context"
+	"slices"
+	"sync"
 
 	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/schema"
@@ -15,6 +17,7 @@ type Set struct {
 	Datasets []validation.DatasetChange
 	cur, old *snapshot
 	all      map[string]*rowLists
+	mu       sync.Mutex // one reader of the builds' connections at a time
 }
 
 // rowLists are a dataset's rows of each kind: added and changed in the current side, removed in the
@@ -37,7 +40,19 @@ const (
 // with a value; for a changed one, those that differ).
 type RowDiff struct {
 	Key    []string                 `json:"key"`
+	Name   string                   `json:"name,omitempty"` // the row's name where its key does not say it (NameColumn)
 	Fields []validation.FieldChange `json:"fields"`
+}
+
+// NameColumn is the column that names a dataset's rows beside their key, "" where the key names them:
+// a store's name (stores, and a product's store), none for events (the key is the event's name).
+func NameColumn(d *schema.Dataset) string {
+	for _, name := range []string{"store_name", "event_name", "product_name"} {
+		if columnIndex(d, name) >= 0 && !slices.Contains(d.Key, name) {
+			return name
+		}
+	}
+	return ""
 }
 
 // Compare compares the build at db with against, a previous build's database file or an input
@@ -94,6 +109,8 @@ func (l *rowLists) list(kind string) []int32 {
 
 // Diffs returns rows offset to offset+limit of a kind, with their values.
 func (c *Set) Diffs(dataset, kind string, offset, limit int) ([]RowDiff, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	l := c.all[dataset]
 	if l == nil {
 		return nil, nil
@@ -120,8 +137,12 @@ func (c *Set) Diffs(dataset, kind string, offset, limit int) ([]RowDiff, error) 
 		}
 	}
 	out := make([]RowDiff, len(part))
+	name := columnIndex(l.d, NameColumn(l.d))
 	for i := range part {
 		out[i].Key = keys[i]
+		if name >= 0 && name < len(vals[i]) {
+			out[i].Name = vals[i][name]
+		}
 		switch kind {
 		case Changed:
 			out[i].Fields = fieldChanges(l.d, l.cols[offset+i], oldVals[i], vals[i])

@@ -51,7 +51,10 @@ type snapshot struct {
 	// valuesOf fetches the values of rows of a table read from a database, as text per schema column;
 	// nil for files, whose rows are read again (fileValues).
 	valuesOf func(t *table, rows []int32) ([][]string, error)
-	close    func()
+	// derivedOf fetches the derived values of rows of a table read from a build (fetchDerived); nil for
+	// files, which derive nothing.
+	derivedOf func(t *table, rows []int32) ([]map[string]string, error)
+	close     func()
 }
 
 // hashText is a cell's or a key's hash: the first 8 bytes of its MD5, little-endian, as DuckDB's

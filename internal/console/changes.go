@@ -3,36 +3,30 @@ package console
 import (
 	"bufio"
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/azabudai/ctool/ingest/changes"
 	"github.com/azabudai/ctool/ingest/validation"
+	"github.com/azabudai/ctool/internal/console/changeview"
 )
 
 // Changes: what changed from --against (a previous build, or an input directory) to the build, by
-// each dataset's key, as validate --against compares; every row, with old and new values. The
-// comparison is made once per build and kept until the build or the other side changes.
+// each dataset's key, as validate --against compares; every row, with old and new values, the changed
+// part of a text marked, and the values the build derives from it (changeview). The comparison is made
+// once per build and kept until the build or the other side changes (changes.Cache).
 
-type changesCache struct {
-	mu  sync.Mutex
-	key string
-	set *changes.Set
-}
+// inlineRows is how many changed rows a dataset may have for the overview to show them all.
+const inlineRows = 20
 
-func (c *changesCache) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.set != nil {
-		c.set.Close()
-		c.set = nil
-	}
-}
+type changesCache struct{ changes.Cache }
 
-// changeSet is the comparison of the current build with --against.
+func (c *changesCache) close() { c.Close() }
+
+// changeSet is the comparison of the current build with --against, and the build's id.
 func (s *Server) changeSet(ctx context.Context) (*changes.Set, string, error) {
 	b, release, err := s.live.Acquire(ctx)
 	if err != nil {
@@ -40,39 +34,29 @@ func (s *Server) changeSet(ctx context.Context) (*changes.Set, string, error) {
 	}
 	id := b.ID
 	release()
-	key := id
-	if info, err := os.Stat(s.cfg.Against); err == nil {
-		if info.IsDir() {
-			k, _ := dirKey(s.cfg.Against)
-			key += "|" + k
-		} else {
-			key += "|" + strconv.FormatInt(info.Size(), 10) + ":" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
-		}
-	}
-	c := &s.changes
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.set != nil && c.key == key {
-		return c.set, id, nil
-	}
-	if c.set != nil {
-		c.set.Close()
-		c.set = nil
-	}
-	// The comparison outlives the request that made it: its reads of values later use this context.
-	set, err := changes.Compare(context.WithoutCancel(ctx), s.cfg.DB, s.cfg.Against)
-	if err != nil {
-		return nil, id, err
-	}
-	c.key, c.set = key, set
-	return set, id, nil
+	set, err := s.changes.Get(ctx, s.cfg.DB, id, s.cfg.Against)
+	return set, id, err
 }
 
 type changesData struct {
-	Against  string
-	Build    string
-	Datasets []validation.DatasetChange
-	Err      string
+	Against    string
+	Build      string
+	Datasets   []validation.DatasetChange
+	Inline     []changeList               // the changed rows of each dataset with inlineRows or fewer
+	Many       []validation.DatasetChange // the datasets with more changed rows
+	Derived    bool                       // a row shown has a derived value
+	AgainstDir bool                       // the other side is an input directory: no derived values
+	Limit      int
+	Err        string
+}
+
+// changeList is rows of one dataset as the changes pages show them; P is the page, for its words.
+type changeList struct {
+	P       *page
+	Dataset string
+	Kind    string
+	Start   int // the first row's number in the list
+	Rows    []changeview.Row
 }
 
 func (s *Server) changesPage(w http.ResponseWriter, r *http.Request) {
@@ -82,16 +66,59 @@ func (s *Server) changesPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.newPage(r, "changes")
 	p.Title = p.T("Changes")
-	d := &changesData{Against: s.cfg.Against}
+	d := &changesData{Against: s.cfg.Against, Limit: inlineRows}
 	set, id, err := s.changeSet(r.Context())
 	d.Build = id
 	if err != nil {
 		s.cfg.Log.Error("compare", "against", s.cfg.Against, "error", err.Error())
 		d.Err = p.T("The comparison could not be made: the other build or directory cannot be read, or is not valid.")
-	} else {
-		d.Datasets = set.Datasets
+		s.render(w, p, "changes", d)
+		return
+	}
+	d.Datasets = set.Datasets
+	if info, err := os.Stat(s.cfg.Against); err == nil && info.IsDir() {
+		d.AgainstDir = true
+	}
+	for _, ch := range set.Datasets {
+		if t := tableNamed(ch.Dataset); t != nil && ch.Changed > inlineRows {
+			d.Many = append(d.Many, ch)
+		} else if t != nil && ch.Changed > 0 {
+			if l, ok := s.changeList(p, set, t, changes.Changed, 0, inlineRows); ok {
+				d.Inline = append(d.Inline, l)
+				d.Derived = d.Derived || changeview.HasDerived(l.Rows)
+			}
+		}
 	}
 	s.render(w, p, "changes", d)
+}
+
+// changeList reads rows offset to offset+limit of a kind of change of a dataset, with the derived
+// values of changed rows, as the pages show them; false when they cannot be read (the log says why).
+func (s *Server) changeList(p *page, set *changes.Set, t *table, kind string, offset, limit int) (changeList, bool) {
+	l := changeList{P: p, Dataset: t.D.Name, Kind: kind, Start: offset + 1}
+	diffs, err := set.Diffs(t.D.Name, kind, offset, limit)
+	if err != nil {
+		s.cfg.Log.Error("read changes", "dataset", t.D.Name, "error", err.Error())
+		return l, false
+	}
+	var derived [][]changes.Derived
+	if kind == changes.Changed {
+		// Without derived values the changes are still shown: the log says why they are missing.
+		if derived, err = set.Derived(t.D.Name, offset, limit); err != nil {
+			s.cfg.Log.Error("read derived values", "dataset", t.D.Name, "error", err.Error())
+		}
+	}
+	l.Rows = changeview.Rows(p, t.D.Name, kind, diffs, derived, func(key []string) string {
+		if len(key) != len(t.D.Key) {
+			return ""
+		}
+		byName := map[string]any{}
+		for i, k := range t.D.Key {
+			byName[k] = key[i]
+		}
+		return t.recordQuery(byName)
+	})
+	return l, true
 }
 
 type changesetData struct {
@@ -101,13 +128,7 @@ type changesetData struct {
 	Total   int
 	Page    int
 	Pages   int
-	Offset  int
-	Rows    []diffRow
-}
-
-type diffRow struct {
-	changes.RowDiff
-	Link string
+	List    changeList
 }
 
 var changeKinds = []string{changes.Changed, changes.Added, changes.Removed}
@@ -126,7 +147,7 @@ func (s *Server) changesDataset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format != "" {
-		s.exportChanges(w, r, set, t, format == "excel")
+		s.exportChanges(w, set, t, format == "excel")
 		return
 	}
 	q := r.URL.Query()
@@ -150,31 +171,19 @@ func (s *Server) changesDataset(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errNotFound)
 		return
 	}
-	d.Offset = (d.Page - 1) * pageSize
-	diffs, err := set.Diffs(name, d.Kind, d.Offset, pageSize)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	for _, df := range diffs {
-		row := diffRow{RowDiff: df}
-		if d.Kind != changes.Removed && len(df.Key) == len(t.D.Key) {
-			byName := map[string]any{}
-			for i, k := range t.D.Key {
-				byName[k] = df.Key[i]
-			}
-			row.Link = t.recordQuery(byName)
-		}
-		d.Rows = append(d.Rows, row)
-	}
 	p := s.newPage(r, "changes")
 	p.Title = p.T("Changes") + ": " + p.T(name)
+	var ok bool
+	if d.List, ok = s.changeList(p, set, t, d.Kind, (d.Page-1)*pageSize, pageSize); !ok {
+		s.fail(w, r, errors.New("the changes cannot be read"))
+		return
+	}
 	s.render(w, p, "changeset", d)
 }
 
 // exportChanges writes every change of a dataset as CSV: one line per changed field, and one per added
 // or removed row.
-func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *changes.Set, t *table, excel bool) {
+func (s *Server) exportChanges(w http.ResponseWriter, set *changes.Set, t *table, excel bool) {
 	name := "changes-" + t.D.Name
 	if excel {
 		name += "-excel"
@@ -190,46 +199,35 @@ func (s *Server) exportChanges(w http.ResponseWriter, r *http.Request, set *chan
 	}
 	cols = append(cols, column{Name: "column"}, column{Name: "old"}, column{Name: "new"})
 	out := newCSV(excel)(bw, cols)
-	// A client gone stops the export: the rest of the change set is not read for nobody.
-	write := func(vals []any) {
-		if out.write(vals) != nil {
-			panic(http.ErrAbortHandler)
-		}
-	}
 	vals := make([]any, len(cols))
-	for _, kind := range changeKinds {
-		total := set.Count(t.D.Name, kind)
-		for off := 0; off < total; off += exportChunk {
-			diffs, err := set.Diffs(t.D.Name, kind, off, exportChunk)
-			if err != nil {
-				s.cfg.Log.Error("export changes", "error", err.Error())
-				panic(http.ErrAbortHandler)
-			}
-			for _, df := range diffs {
-				vals[0] = kind
-				for i := range t.D.Key {
-					vals[1+i] = nil
-					if i < len(df.Key) {
-						vals[1+i] = df.Key[i]
-					}
-				}
-				n := len(t.D.Key) + 1
-				if kind != changes.Changed {
-					vals[n], vals[n+1], vals[n+2] = nil, nil, nil
-					write(vals)
-					continue
-				}
-				for _, f := range df.Fields {
-					vals[n], vals[n+1], vals[n+2] = f.Column, f.Old, f.New
-					write(vals)
-				}
+	var gone error // a client gone stops the export: the rest of the change set is not read for nobody
+	err := set.Each(t.D.Name, exportChunk, func(kind string, key []string, f *validation.FieldChange) error {
+		vals[0] = kind
+		for i := range t.D.Key {
+			vals[1+i] = nil
+			if i < len(key) {
+				vals[1+i] = key[i]
 			}
 		}
+		n := len(t.D.Key) + 1
+		vals[n], vals[n+1], vals[n+2] = nil, nil, nil
+		if f != nil {
+			vals[n], vals[n+1], vals[n+2] = f.Column, f.Old, f.New
+		}
+		gone = out.write(vals)
+		return gone
+	})
+	if err != nil && gone == nil {
+		s.cfg.Log.Error("export changes", "error", err.Error())
 	}
-	if err := out.close(); err != nil {
+	if err != nil || out.close() != nil || bw.Flush() != nil {
 		panic(http.ErrAbortHandler)
 	}
-	if bw.Flush() != nil {
-		panic(http.ErrAbortHandler)
+}
+
+// The changes pages' words.
+func init() {
+	for k, v := range changeview.Messages {
+		messages[k] = v
 	}
 }
