@@ -78,6 +78,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzIDKeeper -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz=FuzzParseManifest -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/publish/
 	$(GO) test -run='^$$' -fuzz=FuzzParsePointer -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/publish/
+	$(GO) test -run='^$$' -fuzz=FuzzShow -fuzztime=$${FUZZTIME:-60s} -parallel=1 ./internal/textdiff/
 
 bench: bench-ingest bench-validate bench-query bench-console
 

@@ -12,6 +12,7 @@ import (
 	"github.com/azabudai/ctool/ingest/changes"
 	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/internal/console/changeview"
+	"github.com/azabudai/ctool/internal/console/words"
 )
 
 // Changes: what changed from --against (a previous build, or an input directory) to the build, by
@@ -227,7 +228,5 @@ func (s *Server) exportChanges(w http.ResponseWriter, set *changes.Set, t *table
 
 // The changes pages' words.
 func init() {
-	for k, v := range changeview.Messages {
-		messages[k] = v
-	}
+	words.Add(changeview.Messages)
 }

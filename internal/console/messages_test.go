@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/azabudai/ctool/ingest/validation"
+	"github.com/azabudai/ctool/internal/console/words"
 	"github.com/azabudai/ctool/schema/hours"
 )
 
@@ -82,15 +83,16 @@ func TestMessagesInBothLanguages(t *testing.T) {
 		t.Fatalf("only %d sentences found: the scan misses some", len(keys))
 	}
 	for k, where := range keys {
-		m, ok := messages[k]
+		ja, ok := words.Text("ja", k)
+		en, _ := words.Text("en", k)
 		if !ok {
-			t.Errorf("%s: %q has no words in messages.go", where, k)
+			t.Errorf("%s: %q has no words in words/messages.go", where, k)
 			continue
 		}
-		if m[1] == "" && !strings.HasPrefix(k, "The messages are ctool validate's own") {
+		if en == "" && !strings.HasPrefix(k, "The messages are ctool validate's own") {
 			t.Errorf("%q has no English", k)
 		}
-		if m[0] == "" && k != "did you mean (before)" {
+		if ja == "" && k != "did you mean (before)" {
 			t.Errorf("%q has no Japanese", k)
 		}
 	}
@@ -101,7 +103,7 @@ func TestMessagesInBothLanguages(t *testing.T) {
 func TestDayWords(t *testing.T) {
 	ja, en := &page{Lang: "ja"}, &page{Lang: "en"}
 	for _, d := range append(weekdays, holiday) {
-		if _, ok := messages[d]; !ok || ja.T(d) == d {
+		if _, ok := words.Text("ja", d); !ok || ja.T(d) == d {
 			t.Errorf("the day %s has no Japanese", d)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/azabudai/ctool/internal/console/words"
 	"github.com/azabudai/ctool/internal/escape"
 )
 
@@ -35,13 +36,8 @@ func (p *page) withStatus(code int) *page { p.status = code; return p }
 
 // T is the page's text for key, in its language.
 func (p *page) T(key string) string {
-	if m, ok := messages[key]; ok {
-		if p.Lang == "en" {
-			return m[1]
-		}
-		return m[0]
-	}
-	return key
+	text, _ := words.Text(p.Lang, key)
+	return text
 }
 
 // Tf is T with fmt's verbs.
@@ -66,7 +62,7 @@ func (p *page) Label(c column) string {
 
 // Closure is a store closure's type (store_closures.type) in the page's words, or as the data has it.
 func (p *page) Closure(typ string) string {
-	if _, ok := messages["closure:"+typ]; ok {
+	if _, ok := words.Text(p.Lang, "closure:"+typ); ok {
 		return p.T("closure:" + typ)
 	}
 	return typ

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"github.com/azabudai/ctool/internal/console/words"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
@@ -64,7 +65,7 @@ var tables = func() []*table {
 				col.Desc = c.View.Description
 				col.Text = col.Text || (c.Type == "VARCHAR" && !col.Facet)
 			}
-			col.Ja, col.En = columnLabels(d.Name, c)
+			col.Ja, col.En = words.ColumnLabels(d.Name, c)
 			t.Cols = append(t.Cols, col)
 		}
 		out = append(out, t)

@@ -1,4 +1,7 @@
-package console
+// Package words holds the console's words in its two languages, Japanese first: its sentences
+// (Text) and the labels of the datasets' columns (ColumnLabels). Column names and the data's own words
+// are never translated.
+package words
 
 // messages are the console's words: Japanese first, then English. A key missing here is shown as it
 // is (column names and the data's own words are never translated).
@@ -195,6 +198,25 @@ func init() {
 		// The validation page.
 		"The messages are ctool validate's own, in English; each rule is explained beside it.": {"「内容」は ctool validate の出力（英語）のままです。ルールの意味を日本語で添えています。", ""},
 	} {
+		messages[k] = v
+	}
+}
+
+// Text is key's words in lang ("en", else Japanese), and whether the console has words for it.
+func Text(lang, key string) (string, bool) {
+	m, ok := messages[key]
+	if !ok {
+		return key, false
+	}
+	if lang == "en" {
+		return m[1], true
+	}
+	return m[0], true
+}
+
+// Add adds another package's sentences (the changes view's), Japanese first.
+func Add(m map[string][2]string) {
+	for k, v := range m {
 		messages[k] = v
 	}
 }

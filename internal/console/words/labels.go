@@ -1,4 +1,4 @@
-package console
+package words
 
 import (
 	"strings"
@@ -106,9 +106,9 @@ var enLabels = map[string]string{
 	"price_max_yen":       "Highest price (yen)",
 }
 
-// columnLabels are a column's labels, Japanese and English; "" where none is known (the test says
+// ColumnLabels are a column's labels, Japanese and English; "" where none is known (the test says
 // which).
-func columnLabels(dataset string, c schema.RelationColumn) (ja, en string) {
+func ColumnLabels(dataset string, c schema.RelationColumn) (ja, en string) {
 	desc := ""
 	if c.Base != nil {
 		desc = c.Base.Description
@@ -136,4 +136,15 @@ func shortLabel(desc string) string {
 		desc = desc[:i]
 	}
 	return strings.TrimSpace(desc)
+}
+
+// LabelKeys are the keys of the label tables, for the console's test that each names a column it lists.
+func LabelKeys() []string {
+	var keys []string
+	for _, m := range []map[string]string{jaLabels, enLabels} {
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }

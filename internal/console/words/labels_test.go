@@ -1,0 +1,29 @@
+package words
+
+import (
+	"testing"
+
+	"github.com/azabudai/ctool/schema"
+)
+
+// jaLabels holds only the labels the description rule does not give: an entry that says what the
+// column's description already says is one to remove.
+func TestJaLabelsOnlyWhereTheRuleFails(t *testing.T) {
+	for _, d := range []*schema.Dataset{schema.Stores, schema.Events, schema.Products} {
+		rel, ok := schema.RelationNamed(d.Views[0].Name)
+		if !ok {
+			t.Fatalf("no relation %s", d.Views[0].Name)
+		}
+		for _, c := range rel.Columns {
+			desc := ""
+			if c.Base != nil {
+				desc = c.Base.Description
+			} else if c.View != nil {
+				desc = c.View.Description
+			}
+			if l := lookupLabel(jaLabels, d.Name, c.Name); l != "" && shortLabel(desc) == l {
+				t.Errorf("jaLabels gives %s.%s what its description does", d.Name, c.Name)
+			}
+		}
+	}
+}
