@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 # A leading ~ is the home directory, whether or not the shell expanded it (sh leaves PREFIX=~/x as is).
 prefix   := $(patsubst ~%,$(HOME)%,$(PREFIX))
 
-.PHONY: all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-console console-e2e bench-query-cli bench-mcp bench-load bench-follow bench-peer bench-memory conformance conformance-auth conformance-langchain clean
+.PHONY: versitygw all build man install uninstall run test lint staticcheck cover fuzz bench bench-ingest bench-validate bench-query bench-console console-e2e bench-query-cli bench-mcp bench-load bench-follow bench-peer bench-memory conformance conformance-auth conformance-langchain clean
 
 all: build
 
@@ -36,8 +36,16 @@ run: build
 
 # Each package's result as it ends, failing tests with their output, long tests as they finish and,
 # after 20 s of silence, the test each running package is on (internal/testprogress).
-test: lint
+test: lint versitygw
 	GO='$(GO)' $(GO) run ./internal/testprogress -count=1 ./...
+
+# The S3 store the tests start (internal/publish/s3test), built once into the user's cache where the
+# tests look for it, before the packages that use it run side by side; offline, those tests skip.
+VERSITYGW := $${XDG_CACHE_HOME:-$$HOME/.cache}/ctool-versitygw/v1.8.0
+versitygw:
+	@test -x "$(VERSITYGW)/versitygw" || { mkdir -p "$(VERSITYGW)" && echo "building versitygw v1.8.0 into $(VERSITYGW) (once)" && \
+		GOBIN="$(VERSITYGW)" GOWORK=off GOFLAGS= CGO_ENABLED=0 $(GO) install -trimpath github.com/versity/versitygw/cmd/versitygw@v1.8.0 || \
+		echo "note: versitygw could not be built: the tests of the S3 store will skip"; }
 
 # The Go files git knows of, or every one outside bench/out when this is not a git checkout; gofmt
 # never reads stdin.
