@@ -271,7 +271,7 @@ func TestFollowS3(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		defer close(slowDone)
-		slowBuild, slowText = search(t, mcpURL, "", "SELECT count(*) AS n FROM range(3000000000) t(x) WHERE x % 7 = 3")
+		slowBuild, slowText = search(t, mcpURL, "", "SELECT count(*) AS n FROM range(1000000000) t(x) WHERE x % 7 = 3")
 	}()
 	waitForGauge(t, mon, "ctool_workers_busy", 1)
 	if code, out := runChild(t, "publish", "--db", b, url); code != 0 {
