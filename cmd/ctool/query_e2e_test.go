@@ -370,30 +370,6 @@ func dirListing(t *testing.T, dir string) string {
 	return strings.Join(out, "\n")
 }
 
-// profileIDs reads the profile ids of the sample narrative files: none may appear in query output.
-func profileIDs(t *testing.T, input string) []string {
-	t.Helper()
-	var ids []string
-	for _, name := range []string{"narrative_data.csv", "narrative_data_2.csv"} {
-		f, err := os.Open(filepath.Join(input, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		records, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range records[1:] {
-			ids = append(ids, r[0])
-		}
-	}
-	if len(ids) == 0 {
-		t.Fatal("no profile ids in the sample narrative files")
-	}
-	return ids
-}
-
 // ---------------------------------------------------------------------------------------------
 // The test
 
@@ -714,7 +690,7 @@ func testHostile(t *testing.T, db e2eDB) {
 	}
 	cases = sample
 	t.Logf("hostile cases through real processes: %d", len(cases))
-	leaks := append(profileIDs(t, db.input), "root:x:0:0")
+	leaks := append(ingesttest.ProfileIDs(t, db.input), "root:x:0:0")
 	beforeMain, beforeProfiles := fileSHA256(t, db.path), fileSHA256(t, db.profiles)
 	beforeDir := dirListing(t, db.dir)
 

@@ -4,6 +4,7 @@ package ingesttest
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
@@ -70,4 +71,29 @@ func CopyDir(tb testing.TB, from, to string, edit func(name string, data []byte)
 			tb.Fatal(err)
 		}
 	}
+}
+
+// ProfileIDs are the profile ids of input's narrative files (narrative_data.csv and
+// narrative_data_2.csv), which no answer, error or page may show.
+func ProfileIDs(tb testing.TB, input string) []string {
+	tb.Helper()
+	var ids []string
+	for _, name := range []string{"narrative_data.csv", "narrative_data_2.csv"} {
+		f, err := os.Open(filepath.Join(input, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		records, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, r := range records[1:] {
+			ids = append(ids, r[0])
+		}
+	}
+	if len(ids) == 0 {
+		tb.Fatal("no profile ids in the narrative files")
+	}
+	return ids
 }

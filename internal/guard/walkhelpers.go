@@ -90,6 +90,10 @@ func astEmpty(v any) bool {
 	return false
 }
 
+// SameName tells whether two names are one to DuckDB's case-insensitive lookup (ASCII only), for
+// readers of the tree that match names as the walk does.
+func SameName(a, b string) bool { return asciiLower(a) == asciiLower(b) }
+
 // asciiLower folds ASCII only, as DuckDB's case-insensitive name lookup does; a wider fold could make a
 // name look like a CTE or an allowed relation that DuckDB would resolve to something else.
 func asciiLower(s string) string {

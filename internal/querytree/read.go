@@ -338,14 +338,3 @@ func astStr(o astObj, k string) string {
 	s, _ := o[k].(string)
 	return s
 }
-
-// asciiLower folds ASCII only, as DuckDB's case-insensitive name lookup does.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + ('a' - 'A')
-		}
-	}
-	return string(b)
-}

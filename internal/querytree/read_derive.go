@@ -125,7 +125,7 @@ func (e Expr) Renamed(from, to string) Expr {
 			}
 			if x["class"] == "COLUMN_REF" {
 				if names, ok := x["column_names"].([]any); ok && len(names) == 2 {
-					if q, _ := names[0].(string); asciiLower(q) == asciiLower(from) {
+					if q, _ := names[0].(string); guard.SameName(q, from) {
 						out["column_names"] = []any{to, names[1]}
 					}
 				}

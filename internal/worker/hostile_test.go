@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +34,7 @@ func TestHostileCorpusInProcess(t *testing.T) {
 	if len(cases) < 60 {
 		t.Fatalf("only %d hostile cases", len(cases))
 	}
-	leaks := append(sampleProfileIDs(t, input), "root:x:0:0")
+	leaks := append(ingesttest.ProfileIDs(t, input), "root:x:0:0")
 	before := dirDigest(t, dir)
 
 	live, engine := openEngine(Options{DB: path, Threads: 1, LearnShapes: true})
@@ -92,25 +91,4 @@ func dirDigest(t *testing.T, dir string) string {
 		fmt.Fprintf(&b, "%s %d %x\n", e.Name(), len(data), sha256.Sum256(data))
 	}
 	return b.String()
-}
-
-// sampleProfileIDs are the profile ids of the sample input, which no answer may show.
-func sampleProfileIDs(t *testing.T, input string) []string {
-	t.Helper()
-	var ids []string
-	for _, name := range []string{"narrative_data.csv", "narrative_data_2.csv"} {
-		f, err := os.Open(filepath.Join(input, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		records, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range records[1:] {
-			ids = append(ids, r[0])
-		}
-	}
-	return ids
 }
