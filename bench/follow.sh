@@ -24,14 +24,8 @@ source bench/lib.sh
 command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || need_tools nginx
 build_helpers follow
 gw_dir=${XDG_CACHE_HOME:-$HOME/.cache}/ctool-versitygw/$VERSITYGW_VERSION
-if [[ ! -x $gw_dir/versitygw ]]; then
-	say "building versitygw $VERSITYGW_VERSION into $gw_dir"
-	mkdir -p "$gw_dir"
-	tmpbin=$(mktemp -d "$gw_dir/build-XXXXXX")
-	(cd "$tmpbin" && GOBIN=$tmpbin GOWORK=off GOFLAGS= CGO_ENABLED=0 go install -trimpath "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION")
-	mv "$tmpbin/versitygw" "$gw_dir/versitygw"
-	rm -rf "$tmpbin"
-fi
+[[ -x $gw_dir/versitygw ]] || make --no-print-directory versitygw # the tests' build of it, one definition
+[[ -x $gw_dir/versitygw ]] || { echo "bench/follow.sh: versitygw could not be built into $gw_dir" >&2; exit 1; }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 cmd="bench/out/follow -ctool bin/ctool -versitygw $gw_dir/versitygw -input input -clients $CLIENTS -interval $INTERVAL -builds $BUILDS -gap $GAP"
 say "running: $cmd"

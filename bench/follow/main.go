@@ -126,11 +126,12 @@ func run(ctx context.Context) error {
 		defer r.proc.Stop(syscall.SIGTERM, time.Minute)
 		replicas[name] = r
 	}
-	proxy, err := startNginx(ctx, tmp, replicas["a"].addr, replicas["b"].addr)
+	proxy, err := benchkit.StartNginx(ctx, tmp, replicas["a"].addr, replicas["b"].addr)
 	if err != nil {
 		return err
 	}
-	defer proxy.Stop(syscall.SIGQUIT, 10*time.Second)
+	defer proxy.Stop()
+	say("nginx at %s in front of %s and %s", proxy.URL, replicas["a"].addr, replicas["b"].addr)
 
 	// The load, through nginx, for the whole run.
 	load := &loadStats{builds: map[string]int{}, failures: map[string]int{}}
@@ -143,7 +144,7 @@ func run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			for i := c; loadCtx.Err() == nil; i++ {
-				load.call(ctx, hc, proxy.url, int64(i), searches[i%len(searches)])
+				load.call(ctx, hc, proxy.URL, int64(i), searches[i%len(searches)])
 			}
 		}()
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,15 +22,6 @@ import (
 	"github.com/azabudai/ctool/bench/internal/benchkit"
 )
 
-func freeAddr() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "127.0.0.1:0"
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // startStore starts versitygw on loopback with a bucket, and points this process's AWS environment
 // (which its children inherit) at it.
 func startStore(ctx context.Context, tmp string) (*benchkit.Proc, string, error) {
@@ -39,7 +29,7 @@ func startStore(ctx context.Context, tmp string) (*benchkit.Proc, string, error)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, "", err
 	}
-	addr := freeAddr()
+	addr := benchkit.FreeAddr()
 	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey, "AWS_REGION": "us-east-1",
 		"AWS_ENDPOINT_URL": "http://" + addr, "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": filepath.Join(root, "none"),
 		"AWS_SHARED_CREDENTIALS_FILE": filepath.Join(root, "none"), "AWS_PROFILE": "", "AWS_SESSION_TOKEN": ""} {
@@ -102,8 +92,8 @@ type replica struct {
 }
 
 func startReplica(ctx context.Context, name, storeURL, cache string) (*replica, error) {
-	r := &replica{name: name, monitor: "http://" + freeAddr()}
-	cmd := exec.CommandContext(ctx, *ctoolBin, "mcp", "--http", freeAddr(), "--metrics", strings.TrimPrefix(r.monitor, "http://"),
+	r := &replica{name: name, monitor: "http://" + benchkit.FreeAddr()}
+	cmd := exec.CommandContext(ctx, *ctoolBin, "mcp", "--http", benchkit.FreeAddr(), "--metrics", strings.TrimPrefix(r.monitor, "http://"),
 		"--follow", storeURL, "--follow-interval", interval.String(), "--cache", cache, "--timeout", "3s", "--drain", "30s")
 	p, u, err := benchkit.StartServing(cmd, time.Minute)
 	if err != nil {
@@ -129,85 +119,4 @@ func (r *replica) serving(ctx context.Context) string {
 		return ""
 	}
 	return h.Sites[0].Build
-}
-
-// nginxConf proxies /mcp to the two replicas, as docs/mcp.md's example does.
-const nginxConf = `{{user}}worker_processes 1;
-pid {{dir}}/nginx.pid;
-error_log {{dir}}/error.log warn;
-daemon off;
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path {{dir}}/body;
-	proxy_temp_path {{dir}}/proxy;
-	fastcgi_temp_path {{dir}}/fastcgi;
-	uwsgi_temp_path {{dir}}/uwsgi;
-	scgi_temp_path {{dir}}/scgi;
-	upstream ctool {
-		server {{a}} max_fails=0;
-		server {{b}} max_fails=0;
-		keepalive 64;
-	}
-	server {
-		listen {{listen}};
-		location = /mcp {
-			proxy_pass http://ctool;
-			proxy_http_version 1.1;
-			proxy_set_header Connection "";
-			proxy_set_header Host $http_host;
-			proxy_next_upstream error timeout http_502 http_503 non_idempotent;
-			proxy_next_upstream_tries 3;
-			proxy_read_timeout 60s;
-		}
-	}
-}
-`
-
-type nginx struct {
-	*benchkit.Proc
-	url string
-}
-
-func startNginx(ctx context.Context, tmp, a, b string) (*nginx, error) {
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		bin = "/usr/sbin/nginx"
-	}
-	dir := filepath.Join(tmp, "nginx")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	listen := freeAddr()
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root root;\n"
-	}
-	conf := strings.NewReplacer("{{user}}", user, "{{dir}}", dir, "{{a}}", a, "{{b}}", b, "{{listen}}", listen).Replace(nginxConf)
-	confPath := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, bin, "-p", dir, "-c", confPath, "-e", filepath.Join(dir, "error.log"))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	p, err := benchkit.Start(cmd)
-	if err != nil {
-		return nil, err
-	}
-	for range 100 {
-		if c, err := net.Dial("tcp", listen); err == nil {
-			c.Close()
-			say("nginx on %s in front of %s and %s", listen, a, b)
-			return &nginx{Proc: p, url: "http://" + listen + "/mcp"}, nil
-		}
-		select {
-		case <-p.Exited():
-			el, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			return nil, fmt.Errorf("nginx exited: %v\n%s%s", p.Err(), out.String(), el)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	p.Stop(syscall.SIGQUIT, 10*time.Second)
-	return nil, errors.New("nginx did not listen")
 }

@@ -118,22 +118,23 @@ func run(ctx context.Context) error {
 	srv.stop()
 
 	if *withNginx {
-		a, err := startServer(ctx, "a", db, freeAddr())
+		a, err := startServer(ctx, "a", db, benchkit.FreeAddr())
 		if err != nil {
 			return err
 		}
-		b, err := startServer(ctx, "b", db, freeAddr())
+		b, err := startServer(ctx, "b", db, benchkit.FreeAddr())
 		if err != nil {
 			a.stop()
 			return err
 		}
-		proxy, err := startNginx(ctx, tmp, a.addr, b.addr)
+		proxy, err := benchkit.StartNginx(ctx, tmp, a.addr, b.addr)
 		if err != nil {
 			a.stop()
 			b.stop()
 			return err
 		}
-		runs("two replicas behind nginx", "an ingest at 1/4, replica a drained and restarted at 1/2", "2 replicas + nginx", proxy.url, 0, func(in string) []event {
+		say("nginx at %s in front of %s and %s", proxy.URL, a.addr, b.addr)
+		runs("two replicas behind nginx", "an ingest at 1/4, replica a drained and restarted at 1/2", "2 replicas + nginx", proxy.URL, 0, func(in string) []event {
 			return []event{
 				{at: *duration / 4, what: "ingest", do: func() error { return ingest(ctx, in, db) }, newBuild: true},
 				{at: *duration / 2, what: "drain and restart replica a", do: func() error {
@@ -146,7 +147,7 @@ func run(ctx context.Context) error {
 				}},
 			}
 		})
-		proxy.stop()
+		proxy.Stop()
 		a.stop()
 		b.stop()
 	}
