@@ -87,7 +87,10 @@ func (e *Engine) query(ctx context.Context, d *schema.Dataset, sqlText string) (
 		if err != nil {
 			return failure(ctx, err)
 		}
-		execErr, err := runChecked(ctx, conn, checked, func(rows rowReader) (err error) {
+		// The checked statement is the same text for every query (the query is its argument), so it
+		// stays prepared on the connection; a worker started with --warm-up prepares it before its
+		// first call (worker.Options.WarmUp).
+		execErr, err := conn.Run(ctx, checked, func(rows *database.Stream) (err error) {
 			res, err = readResult(ctx, d, policy, checked.Rows(), rows)
 			return err
 		})
@@ -144,11 +147,8 @@ func (e *Engine) onBuild(ctx context.Context, f func(b *database.Build, conn *da
 
 // readResult keeps at most limit rows (guard.Checked.Rows: the query's own LIMIT or the row cap), and
 // says Truncated when one more came back, leaving out the policy's hidden columns by name.
-func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, limit int, rows rowReader) (*Result, error) {
-	names, types, err := rows.columns()
-	if err != nil {
-		return nil, failure(ctx, err)
-	}
+func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, limit int, rows *database.Stream) (*Result, error) {
+	names, types := rows.Columns(), rows.Types()
 	res := &Result{Dataset: d, Columns: []Column{}, Rows: [][]any{}, Omitted: []string{}}
 	var keep []int
 	for i, name := range names {
@@ -168,7 +168,7 @@ func readResult(ctx context.Context, d *schema.Dataset, policy guard.Policy, lim
 	// The budget runs while values are converted: a result never grows past MaxResultBytes in memory.
 	size := &budget{left: MaxResultBytes}
 	for {
-		more, err := rows.next(raw)
+		more, err := rows.Next(raw)
 		if err != nil {
 			return nil, failure(ctx, err)
 		}

@@ -76,7 +76,7 @@ func (e *Engine) byShape(ctx context.Context, conn *database.Conn, k shapeKey, d
 
 func (e *Engine) runShape(ctx context.Context, conn *database.Conn, d *schema.Dataset, run *guard.Checked) (res *Result, err error) {
 	policy := guard.ForDataset(d)
-	execErr, readErr := runChecked(ctx, conn, run, func(rows rowReader) error {
+	execErr, readErr := conn.Run(ctx, run, func(rows *database.Stream) error {
 		res, err = readResult(ctx, d, policy, run.Rows(), rows)
 		return err
 	})

@@ -170,12 +170,15 @@ func (lq *listQuery) order() guard.SQL {
 
 // selectList is the columns a list reads: _row, every column (the hidden ones for links), and the
 // open state for stores.
-func (lq *listQuery) selectList() guard.SQL {
+func (lq *listQuery) selectList() guard.SQL { return lq.columns(lq.T.IsStores()) }
+
+// columns are _row and every column, then the open state when withState.
+func (lq *listQuery) columns(withState bool) guard.SQL {
 	cols := []guard.SQL{guard.Const("_row")}
 	for _, c := range lq.T.Cols {
 		cols = append(cols, guard.MustIdent(c.Name))
 	}
-	if lq.T.IsStores() {
+	if withState {
 		cols = append(cols, guard.Const("_open"))
 	}
 	return guard.Join(cols, ", ")
@@ -186,12 +189,8 @@ func (lq *listQuery) selectList() guard.SQL {
 func (lq *listQuery) pageStmt() stmt {
 	if lq.T.IsStores() && lq.Open == "" {
 		w := lq.where()
-		cols := []guard.SQL{guard.Const("_row")}
-		for _, c := range lq.T.Cols {
-			cols = append(cols, guard.MustIdent(c.Name))
-		}
 		page := guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
-			guard.Join(cols, ", "), lq.T.from, w.sql, lq.order(), guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size))
+			lq.columns(false), lq.T.from, w.sql, lq.order(), guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size))
 		return stmt{
 			sql:  guard.Format("SELECT *, "+openState+" AS _open FROM (%s) AS p ORDER BY %s", page, lq.order()),
 			args: append([]any{lq.At.Format("2006-01-02 15:04:05")}, w.args...),
