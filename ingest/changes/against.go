@@ -183,13 +183,19 @@ func fetchKeys(ctx context.Context, conn *database.Conn, t *table, rows []int32)
 	if len(rows) == 0 {
 		return nil, nil
 	}
+	return fetchCells(ctx, conn, t, rows, t.d.Key)
+}
+
+// fetchCells reads the cells of columns, as text (” for NULL), of a few rows of a table read from a
+// database, in the order of rows.
+func fetchCells(ctx context.Context, conn *database.Conn, t *table, rows []int32, columns []string) ([][]string, error) {
 	ids := make([]guard.SQL, len(rows))
 	for i, r := range rows {
 		ids[i] = guard.Int(int(t.rowid[r]))
 	}
-	var cols []guard.SQL
-	for _, k := range t.d.Key {
-		cols = append(cols, asText(guard.MustIdent(k)))
+	cols := make([]guard.SQL, len(columns))
+	for i, c := range columns {
+		cols[i] = asText(guard.MustIdent(c))
 	}
 	res, err := conn.Query(ctx, guard.Format("SELECT rowid, %s FROM %s WHERE rowid IN (%s)", guard.Join(cols, ", "), guard.MustIdent(t.d.Table), guard.Join(ids, ", ")))
 	if err != nil {

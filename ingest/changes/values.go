@@ -8,7 +8,6 @@ import (
 
 	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/internal/database"
-	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -27,48 +26,30 @@ func (s *snapshot) values(t *table, rows []int32) ([][]string, error) {
 	return t.fileValues(rows)
 }
 
-// fetchValues reads the cells of a few rows of a table read from a database.
+// fetchValues reads the cells of a few rows of a table read from a database, each row as wide as
+// the dataset's columns (” for a column the table lacks).
 func fetchValues(ctx context.Context, conn *database.Conn, t *table, rows []int32) ([][]string, error) {
-	ids := make([]guard.SQL, len(rows))
-	for i, r := range rows {
-		ids[i] = guard.Int(int(t.rowid[r]))
-	}
-	var cols []guard.SQL
+	var names []string
 	var which []int
 	for j, c := range t.d.Columns {
 		if t.present[j] {
-			cols = append(cols, asText(guard.MustIdent(c.Name)))
+			names = append(names, c.Name)
 			which = append(which, j)
 		}
 	}
-	res, err := conn.Query(ctx, guard.Format("SELECT rowid, %s FROM %s WHERE rowid IN (%s)", guard.Join(cols, ", "), guard.MustIdent(t.d.Table), guard.Join(ids, ", ")))
+	cells, err := fetchCells(ctx, conn, t, rows, names)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Close()
-	byRowid := map[int64][]string{}
-	for res.Next() {
-		var id int64
-		vals := make([]string, len(cols))
-		dest := []any{&id}
-		for i := range vals {
-			dest = append(dest, &vals[i])
-		}
-		if err := res.Scan(dest...); err != nil {
-			return nil, err
-		}
-		row := make([]string, len(t.d.Columns))
-		for i, j := range which {
-			row[j] = vals[i]
-		}
-		byRowid[id] = row
-	}
-	if err := res.Err(); err != nil {
-		return nil, err
-	}
 	out := make([][]string, len(rows))
-	for i, r := range rows {
-		out[i] = byRowid[t.rowid[r]]
+	for i, vals := range cells {
+		if vals == nil {
+			continue
+		}
+		out[i] = make([]string, len(t.d.Columns))
+		for k, j := range which {
+			out[i][j] = vals[k]
+		}
 	}
 	return out, nil
 }
