@@ -174,41 +174,24 @@ type dayTok struct {
 }
 
 // tokenizeWeekdays finds the phrases of s, the longest at each place, left to right, as the offers'
-// tokenizer does (schema/offers).
+// tokenizer does (textscan.Trie).
 func tokenizeWeekdays(s string) []dayTok {
-	root := weekdayTrie()
 	var toks []dayTok
-	for i := 0; i < len(s); {
-		n, best, bestEnd := root, (*dayNode)(nil), 0
-		for j := i; j < len(s); j++ {
-			if n = n.next[s[j]]; n == nil {
-				break
-			}
-			if n.leaf && textscan.WordEnds(s, i, j+1, n.ascii) {
-				best, bestEnd = n, j+1
-			}
-		}
-		if best == nil {
-			i += textscan.RuneLen(s[i])
-			continue
-		}
-		toks = append(toks, dayTok{start: i, end: bestEnd, cue: best.cue, days: best.days, form: best.form})
-		i = bestEnd
+	for _, m := range weekdayTrie().Match(s) {
+		toks = append(toks, dayTok{start: m.Start, end: m.End, cue: m.Value.cue, days: m.Value.days, form: m.Value.form})
 	}
 	return toks
 }
 
-type dayNode struct {
-	next  map[byte]*dayNode
-	leaf  bool
-	ascii bool
-	cue   dayCue
-	days  days
-	form  dayForm
+// dayValue is what a weekday phrase says.
+type dayValue struct {
+	cue  dayCue
+	days days
+	form dayForm
 }
 
 // weekdayTrie is weekdayNames and weekdayPhrases folded into a byte trie, built once.
-var weekdayTrie = sync.OnceValue(func() *dayNode {
+var weekdayTrie = sync.OnceValue(func() *textscan.Trie[dayValue] {
 	phrases := append([]dayPhrase(nil), weekdayPhrases...)
 	for i, n := range weekdayNames {
 		d := days(1) << i
@@ -220,25 +203,14 @@ var weekdayTrie = sync.OnceValue(func() *dayNode {
 			phrases = append(phrases, dayPhrase{dayName, d, formSingle, []string{a + "."}})
 		}
 	}
-	root := &dayNode{next: map[byte]*dayNode{}}
+	trie := textscan.NewTrie[dayValue]()
 	for _, p := range phrases {
 		for _, w := range p.words {
 			w = foldWeekdays(w)
-			n := root
-			for i := 0; i < len(w); i++ {
-				c := n.next[w[i]]
-				if c == nil {
-					c = &dayNode{next: map[byte]*dayNode{}}
-					n.next[w[i]] = c
-				}
-				n = c
-			}
-			if n.leaf {
+			if _, had := trie.Add(w, dayValue{p.cue, p.days, p.form}); had {
 				panic("schema: weekday phrase " + w + " listed twice")
 			}
-			n.leaf, n.cue, n.days, n.form = true, p.cue, p.days, p.form
-			n.ascii = w[0] >= 'a' && w[0] <= 'z'
 		}
 	}
-	return root
+	return trie
 })

@@ -146,74 +146,48 @@ type token struct {
 	topics     topicSet
 }
 
-// tokenize finds the phrases of s, the longest at each place, left to right. Each place tries the
-// trie's paths from it, at most the longest phrase's length, so the work is linear in s.
+// tokenize finds the phrases of s, the longest at each place, left to right (textscan.Trie: linear
+// in s).
 func tokenize(s string) []token { return match(offerTrie(), s) }
 
-// match is tokenize with the phrases of root.
-func match(root *trieNode, s string) []token {
-	var toks []token
-	for i := 0; i < len(s); {
-		n, best, bestEnd := root, (*trieNode)(nil), 0
-		for j := i; j < len(s); j++ {
-			if n = n.next[s[j]]; n == nil {
-				break
-			}
-			if n.leaf && textscan.WordEnds(s, i, j+1, n.ascii) {
-				best, bestEnd = n, j+1
-			}
-		}
-		if best == nil {
-			i += textscan.RuneLen(s[i])
-			continue
-		}
-		toks = append(toks, token{start: i, end: bestEnd, cue: best.cue, topics: best.topics})
-		i = bestEnd
-	}
-	return toks
-}
-
-type trieNode struct {
-	next   map[byte]*trieNode
-	leaf   bool
-	ascii  bool // a phrase of ASCII letters: matches whole words only
+// offerValue is what a phrase of offerPhrases says.
+type offerValue struct {
 	cue    cue
 	topics topicSet
 }
 
+// match is tokenize with the phrases of trie.
+func match(trie *textscan.Trie[offerValue], s string) []token {
+	var toks []token
+	for _, m := range trie.Match(s) {
+		toks = append(toks, token{start: m.Start, end: m.End, cue: m.Value.cue, topics: m.Value.topics})
+	}
+	return toks
+}
+
 var (
 	trieOnce  sync.Once
-	trieRoot  *trieNode
-	limitRoot *trieNode
+	trieRoot  *textscan.Trie[offerValue]
+	limitRoot *textscan.Trie[offerValue]
 )
 
 // offerTrie is offerPhrases folded into a byte trie, built once, the limits apart (limitTrie).
-func offerTrie() *trieNode {
+func offerTrie() *textscan.Trie[offerValue] {
 	trieOnce.Do(func() {
-		trieRoot = &trieNode{next: map[byte]*trieNode{}}
-		limitRoot = &trieNode{next: map[byte]*trieNode{}}
-		seen := map[string]phrases{}
+		trieRoot, limitRoot = textscan.NewTrie[offerValue](), textscan.NewTrie[offerValue]()
+		seen := map[string]offerValue{} // across both tries
 		for _, g := range offerPhrases {
+			t, v := trieRoot, offerValue{g.cue, g.topics}
+			if g.cue == cueLimit || g.cue == cueOnly {
+				t = limitRoot
+			}
 			for _, w := range g.words {
 				w = foldOffer(w)
-				if o, ok := seen[w]; ok && (o.cue != g.cue || o.topics != g.topics) {
+				if old, ok := seen[w]; ok && old != v {
 					panic("schema: offer phrase " + w + " listed twice")
 				}
-				seen[w] = g
-				n := trieRoot
-				if g.cue == cueLimit || g.cue == cueOnly {
-					n = limitRoot
-				}
-				for i := 0; i < len(w); i++ {
-					c := n.next[w[i]]
-					if c == nil {
-						c = &trieNode{next: map[byte]*trieNode{}}
-						n.next[w[i]] = c
-					}
-					n = c
-				}
-				n.leaf, n.cue, n.topics = true, g.cue, g.topics
-				n.ascii = w[0] >= 'a' && w[0] <= 'z'
+				seen[w] = v
+				t.Add(w, v)
 			}
 		}
 	})
@@ -221,7 +195,7 @@ func offerTrie() *trieNode {
 }
 
 // limitTrie is the limits of offerPhrases in a byte trie.
-func limitTrie() *trieNode {
+func limitTrie() *textscan.Trie[offerValue] {
 	offerTrie()
 	return limitRoot
 }
