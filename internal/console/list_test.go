@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/azabudai/ctool/internal/console/words"
 	"github.com/azabudai/ctool/schema"
 )
 
@@ -218,9 +217,8 @@ func TestClosestParam(t *testing.T) {
 }
 
 // Every column of every list has a short label in Japanese and in English, no two alike in a
-// list; every entry of the label tables names a column.
+// list (words' own test holds every entry of its tables to a column).
 func TestColumnLabels(t *testing.T) {
-	used := map[string]bool{}
 	for _, tb := range tables {
 		seen := map[string]string{}
 		for _, c := range tb.Cols {
@@ -235,12 +233,6 @@ func TestColumnLabels(t *testing.T) {
 				}
 				seen[lang+l] = c.Name
 			}
-			used[c.Name], used[tb.D.Name+"."+c.Name] = true, true
-		}
-	}
-	for _, key := range words.LabelKeys() {
-		if !used[key] {
-			t.Errorf("the label of %s names no column of a list", key)
 		}
 	}
 }

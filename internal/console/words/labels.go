@@ -137,14 +137,3 @@ func shortLabel(desc string) string {
 	}
 	return strings.TrimSpace(desc)
 }
-
-// LabelKeys are the keys of the label tables, for the console's test that each names a column it lists.
-func LabelKeys() []string {
-	var keys []string
-	for _, m := range []map[string]string{jaLabels, enLabels} {
-		for k := range m {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}

@@ -7,8 +7,10 @@ import (
 )
 
 // jaLabels holds only the labels the description rule does not give: an entry that says what the
-// column's description already says is one to remove.
+// column's description already says is one to remove; and every entry of the label tables names a
+// column of a typed relation the console lists (each dataset's first view).
 func TestJaLabelsOnlyWhereTheRuleFails(t *testing.T) {
+	used := map[string]bool{}
 	for _, d := range []*schema.Dataset{schema.Stores, schema.Events, schema.Products} {
 		rel, ok := schema.RelationNamed(d.Views[0].Name)
 		if !ok {
@@ -23,6 +25,14 @@ func TestJaLabelsOnlyWhereTheRuleFails(t *testing.T) {
 			}
 			if l := lookupLabel(jaLabels, d.Name, c.Name); l != "" && shortLabel(desc) == l {
 				t.Errorf("jaLabels gives %s.%s what its description does", d.Name, c.Name)
+			}
+			used[c.Name], used[d.Name+"."+c.Name] = true, true
+		}
+	}
+	for _, m := range []map[string]string{jaLabels, enLabels} {
+		for key := range m {
+			if !used[key] {
+				t.Errorf("the label of %s names no column of a list", key)
 			}
 		}
 	}
