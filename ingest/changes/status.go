@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 
 	"github.com/azabudai/ctool/ingest/validation"
 	"github.com/azabudai/ctool/internal/database"
@@ -79,7 +78,7 @@ func ReadStatus(ctx context.Context, dbPath, inputDir string) (*Status, error) {
 	defer b.Close()
 	info := b.Build
 	st := &Status{DB: dbPath, BuiltAt: info[database.BuildTime], ProfilesFile: info[database.BuildProfiles], Rows: map[string]int64{}}
-	st.SchemaVersion, _ = strconv.Atoi(info[database.BuildSchema])
+	st.SchemaVersion = b.SchemaVersion()
 	st.LatestSchema = migrations.Version(migrations.Main)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(dbPath), st.ProfilesFile)); err == nil && st.ProfilesFile != "" {
 		st.ProfilesFound = true

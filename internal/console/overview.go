@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,7 +54,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 		if p.Lang == "en" && b.Place().NameEn != "" {
 			d.Place = b.Place().NameEn
 		}
-		d.Schema, _ = strconv.Atoi(b.Build[database.BuildSchema])
+		d.Schema = b.SchemaVersion()
 		if t, err := time.Parse(time.RFC3339, b.Build[database.BuildTime]); err == nil {
 			d.BuiltAtTokyo = t.In(schema.Tokyo).Format("2006-01-02 15:04:05 MST")
 			d.Age = p.Age(t, s.cfg.Now())

@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -239,6 +240,12 @@ func ReadRecord(ctx context.Context, path string) (map[string]string, error) {
 	}
 	defer f.Close()
 	return f.Build, nil
+}
+
+// SchemaVersion is the schema version the build record names; 0 when it names none.
+func (f *File) SchemaVersion() int {
+	v, _ := strconv.Atoi(f.Build[BuildSchema])
+	return v
 }
 
 // Place is the place the build record names; the zero Place for a build that names none.

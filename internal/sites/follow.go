@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -176,10 +175,10 @@ func verify(path string, m publish.Manifest) error {
 	}
 	defer b.Close()
 	want := migrations.Version(migrations.Main)
-	got := b.Build[database.BuildSchema]
+	got := b.SchemaVersion()
 	switch {
-	case got != strconv.Itoa(want):
-		return fmt.Errorf("build %s has schema version %s and this ctool serves %d: publish a build made by this version of ctool", b.ID, got, want)
+	case got != want:
+		return fmt.Errorf("build %s has schema version %d and this ctool serves %d: publish a build made by this version of ctool", b.ID, got, want)
 	case b.ID != m.BuildID:
 		return fmt.Errorf("the file holds build %s and its manifest names build %s", b.ID, m.BuildID)
 	case m.SchemaVersion != want:

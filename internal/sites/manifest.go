@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/azabudai/ctool/internal/database"
@@ -38,7 +37,7 @@ func ReadLocal(ctx context.Context, path, version string) (*Local, error) {
 	}
 	defer b.Close()
 	want := migrations.Version(migrations.Main)
-	got, _ := strconv.Atoi(b.Build[database.BuildSchema])
+	got := b.SchemaVersion()
 	if got != want {
 		return nil, fault.Errorf(fault.KindStale, "%s has schema version %d and this ctool serves %d: every follower would refuse it", path, got, want).
 			WithHint("ctool ingest --db " + path + " rebuilds it with this ctool")
