@@ -37,6 +37,8 @@ func main() {
 		err = runMain(os.Args[2:])
 	case "scale":
 		err = scaleMain(os.Args[2:])
+	case "http":
+		err = httpMain(os.Args[2:])
 	case "queries": // the scale queries, for the report
 		for _, q := range scaleQueries {
 			fmt.Printf("%s: `%s`\n", q.name, strings.ReplaceAll(q.sql, "%%", "%"))
@@ -51,7 +53,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: peer sqlite -db CTOOL.duckdb -out PEER.sqlite ... | peer run -ctool CMD -peer CMD ... | peer scale -ctool CMD -peer CMD -db CTOOL.duckdb ...")
+	fmt.Fprintln(os.Stderr, "usage: peer sqlite -db CTOOL.duckdb -out PEER.sqlite ... | peer run -ctool CMD -peer CMD ... | peer scale -ctool CMD -peer CMD -db CTOOL.duckdb ... | peer http -ctool CMD [-clients N] [-http D]")
 	os.Exit(2)
 }
 

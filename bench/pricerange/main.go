@@ -23,6 +23,7 @@ import (
 func main() {
 	path := flag.String("db", "", "the build")
 	threads := flag.Int("threads", 1, "DuckDB threads")
+	flag.StringVar(&extra, "dsn", "", "more DuckDB settings for the read-only open, as URL query text (memory_limit=64MB)")
 	n := flag.Int("n", 200, "timed calls")
 	show := flag.Bool("show", false, "print the rows of the last call")
 	exec := flag.Bool("exec", false, "open the file read-write and run SQL once, untimed (to make a variant of a build)")
@@ -45,7 +46,7 @@ func main() {
 var printRows bool // -show
 
 func run(path string, threads, n int, query string) error {
-	db, err := sql.Open("duckdb", fmt.Sprintf("%s?access_mode=read_only&threads=%d", path, threads))
+	db, err := sql.Open("duckdb", fmt.Sprintf("%s?access_mode=read_only&threads=%d", path, threads)+dsnExtra())
 	if err != nil {
 		return err
 	}
@@ -112,4 +113,14 @@ func execute(path string, threads, _ int, query string) error {
 	}
 	fmt.Printf("ran in %.2f s\n", time.Since(start).Seconds())
 	return nil
+}
+
+// extra holds -dsn's settings.
+var extra string
+
+func dsnExtra() string {
+	if extra == "" {
+		return ""
+	}
+	return "&" + extra
 }

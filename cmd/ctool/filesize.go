@@ -16,7 +16,12 @@ func maxFileSizeFlag() *cli.StringFlag {
 
 // maxFileSize reads --max-file-size.
 func maxFileSize(c *cli.Context) (int64, error) {
-	s := strings.TrimSpace(c.String("max-file-size"))
+	return sizeValue(c, "max-file-size", "256MiB", false)
+}
+
+// sizeValue reads flag name as a size in bytes, or with KiB, MiB, GiB; 0 only when zeroOK.
+func sizeValue(c *cli.Context, name, example string, zeroOK bool) (int64, error) {
+	s := strings.TrimSpace(c.String(name))
 	mult := int64(1)
 	for _, u := range []struct {
 		suffix string
@@ -28,8 +33,12 @@ func maxFileSize(c *cli.Context) (int64, error) {
 		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 || n > (1<<50)/mult {
-		return 0, usageError("--max-file-size must be a positive size such as 256MiB, not %q", c.String("max-file-size"))
+	if err != nil || n < 0 || n == 0 && !zeroOK || n > (1<<50)/mult {
+		what := "a positive size"
+		if zeroOK {
+			what = "a size"
+		}
+		return 0, usageError("--%s must be %s such as %s, not %q", name, what, example, c.String(name))
 	}
 	return n * mult, nil
 }

@@ -79,6 +79,7 @@ func newMCPCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "allow-remote", Usage: "let --http listen on an address other machines can reach"},
 			&cli.DurationFlag{Name: "timeout", Value: query.DefaultTimeout, Usage: "stop each call after `D` (at most 1m)"},
 			&cli.DurationFlag{Name: "drain", Value: mcpserver.DefaultDrain, Usage: "on SIGTERM, let --http calls in flight finish for up to `D`"},
+			&cli.StringFlag{Name: "memory", Usage: "keep the server and its query workers within about `SIZE` resident (KiB, MiB, GiB; 0 for no bound): past it, calls wait for a busy worker rather than start another (default: 250MiB a core)"},
 			&cli.StringFlag{Name: "metrics", Usage: "serve /healthz, /readyz and /metrics on `ADDR` (host:port), apart from --http"},
 			&cli.StringFlag{Name: "profile-id", Usage: "get_user_profile returns only profile `ID` (every other id is not found)"},
 			&cli.StringFlag{Name: "auth-issuer", Usage: "with --http: accept only bearer tokens from the OAuth issuer at `URL` (https, or http on loopback)"},
@@ -134,8 +135,14 @@ func (e *env) mcpConfig(c *cli.Context) (mcpserver.Config, error) {
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
+	memory := mcpserver.DefaultMemory
+	if c.IsSet("memory") {
+		if memory, err = sizeValue(c, "memory", "1GiB", true); err != nil {
+			return mcpserver.Config{}, err
+		}
+	}
 	return mcpserver.Config{DB: e.dbPath(c), Profiles: e.getenv("NARRATIVE_DATA_FILE"), Pinned: setValues(c, "profile-id"),
-		Timeout: timeout, Version: version, HTTP: addr, AllowRemote: c.Bool("allow-remote"), Drain: c.Duration("drain"),
+		Timeout: timeout, Memory: memory, Version: version, HTTP: addr, AllowRemote: c.Bool("allow-remote"), Drain: c.Duration("drain"),
 		Metrics: c.String("metrics"), Auth: auth, Stdin: e.stdin, Stdout: e.stdout, Log: e.stderr}, nil
 }
 

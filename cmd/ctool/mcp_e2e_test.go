@@ -1236,6 +1236,8 @@ func testMCPRefusesToStart(t *testing.T) {
 			"ctool: --max-calls-per-user 0: want at least 1"},
 		{[]string{"--timeout", "2m"}, 2, "ctool: --timeout must be positive and at most 1m0s"},
 		{[]string{"--drain", "5s"}, 2, "ctool: --drain applies only with --http"},
+		{[]string{"--memory", "lots"}, 2, `ctool: --memory must be a size such as 1GiB, not "lots"`},
+		{[]string{"--memory", "-1MiB"}, 2, `ctool: --memory must be a size such as 1GiB, not "-1MiB"`},
 		{[]string{"--http", "127.0.0.1:0", "--drain", "0s"}, 2, "ctool: --drain must be positive and at most 10m"},
 		{[]string{"--metrics", "9465"}, 2, "ctool: --metrics 9465: want host:port"},
 		{[]string{"--metrics", "0.0.0.0:9465"}, 2, "ctool: --metrics 0.0.0.0:9465 is not a loopback address"},

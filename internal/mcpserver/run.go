@@ -21,6 +21,7 @@ type Config struct {
 	Profiles string        // the profiles file (NARRATIVE_DATA_FILE); "" for the default
 	Pinned   []string      // --profile-id, when given: the only id get_user_profile returns (profile.NewFinder)
 	Timeout  time.Duration // each call's limit, from its start to its answer (--timeout)
+	Memory   int64         // bytes the server and its workers may hold resident (--memory); 0 for no bound
 	Version  string        // the server's version, as clients see it
 
 	// HTTP is where streamable HTTP is served (host:port); "" serves Stdin and Stdout.
@@ -129,7 +130,7 @@ func Run(ctx context.Context, c Config) error {
 		if auth != nil && len(c.Sites) > 0 {
 			s.auth = auth.forSite(SiteResource(c.Auth.Resource, s.Name), s.place)
 		}
-		if err := s.start(ctx, c, reg); err != nil {
+		if err := s.start(ctx, c, reg, len(sites)); err != nil {
 			return err
 		}
 	}

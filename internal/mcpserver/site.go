@@ -66,13 +66,14 @@ func (s *site) open(ctx context.Context) error {
 	return nil
 }
 
-// start starts the site's workers and makes its server; reg, when set, gets its metrics.
-func (s *site) start(ctx context.Context, c Config, reg *prometheus.Registry) error {
+// start starts the site's workers and makes its server; reg, when set, gets its metrics. The site's
+// workers get an even share of c.Memory among the server's n sites.
+func (s *site) start(ctx context.Context, c Config, reg *prometheus.Registry, n int) error {
 	var metrics *metricSet
 	if reg != nil {
 		metrics = newSiteMetrics(reg, s.Name, toolNames(), s.auth != nil)
 	}
-	pool, err := startPool(ctx, s.DB, s.log, metrics)
+	pool, err := startPool(ctx, s.DB, memoryShare(c.Memory, n), s.log, metrics)
 	if err != nil {
 		return err
 	}

@@ -1,17 +1,25 @@
 package mcpserver
 
 import (
-	"runtime/debug"
+	"os"
 	"testing"
+
+	"github.com/azabudai/ctool/internal/worker"
 )
 
-// The workers are told the server's own collector target, whatever set it.
-func TestGCPercent(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, want := range []int{400, 100, 37, -1} {
-		debug.SetGCPercent(want)
-		if got := gcPercent(); got != want {
-			t.Errorf("after SetGCPercent(%d): %d", want, got)
-		}
+// Each site's workers get an even share of what the server itself does not hold; no budget, no bound.
+func TestMemoryShare(t *testing.T) {
+	if memoryShare(0, 1) != nil {
+		t.Error("--memory 0 bounds the workers")
+	}
+	self := worker.Resident(os.Getpid())
+	if self == 0 {
+		t.Skip("no /proc")
+	}
+	const budget = 1 << 30
+	got := memoryShare(budget, 2)()
+	// The server's resident set moves between the two readings; a mebibyte either way.
+	if want := (budget - self) / 2; got < want-1<<20 || got > want+1<<20 {
+		t.Errorf("a share of %d bytes with the server at %d, want about %d", got, self, want)
 	}
 }

@@ -33,7 +33,8 @@ type Config struct {
 	// workers, however long it is: on a small machine more processes add memory, not speed.
 	Active int
 	// SpawnAfter is how long a query may hold its worker before the worker counts as slow (perhaps
-	// stuck). 0 starts a worker at once for any call that finds none idle, up to Max.
+	// stuck), or slowFactor times what the latest calls held theirs, if that is longer (slow.go). 0
+	// starts a worker at once for any call that finds none idle, up to Max.
 	SpawnAfter time.Duration
 	// Idle is how long a worker beyond the Size kept warm may sit idle before it is retired, so that
 	// the memory of a burst's extra workers comes back; 0 keeps every worker.
@@ -43,6 +44,18 @@ type Config struct {
 	// Observe, when set, is told how each query that reached a worker ended: one of the Outcome
 	// constants (for metrics).
 	Observe func(outcome string)
+	// Memory, when set, is how much resident memory the workers may hold together now (a server's
+	// budget less what the server holds). Their resident sets are read as workers are given back (at
+	// most every memoryEvery); then of the Active workers only as many start as fit at the size of the
+	// largest (or Grow), never fewer than Size, and a worker given back while they hold more is
+	// retired rather than kept. The workers started beside slow ones are not bounded by it: a stuck
+	// query must not take the others' workers. Resident sets are Linux's (/proc); elsewhere only Max
+	// bounds the workers.
+	Memory func() int64
+	// Grow is how much a worker is expected to grow from its size at start: about its build's file,
+	// which DuckDB's buffer pool caches as queries read it. With Memory, a worker counts at least its
+	// size at start and this, before any has grown.
+	Grow int64
 }
 
 // How a query that reached a worker ended.
@@ -83,6 +96,20 @@ type Pool struct {
 	// starting counts the starts under way, which Close waits for: a start it did not see finds the
 	// pool closed and stops its process itself.
 	starting sync.WaitGroup
+	// fit is how many workers Config.Memory holds (fitting), and over whether they hold
+	// more than it, as of readAt; reading says a reading is under way (memory.go).
+	fit     int
+	over    bool
+	reading bool
+	readDue bool // a reading is set for later
+	readAt  time.Time
+	leaving int // workers retired for memory and not yet reaped
+	// heldSlow is slowFactor times what the latest calls held their workers (heldTimes, the next at
+	// heldNext), which the slow threshold is when longer than SpawnAfter (slow.go).
+	heldSlow  time.Duration
+	heldTimes [heldWindow]time.Duration
+	heldNext  int
+	slowCheck time.Time // when the waiting calls look again for a worker turned slow (armSlow)
 }
 
 // NewPool returns a pool; Start warms it.
@@ -98,7 +125,7 @@ func NewPool(cfg Config) *Pool {
 	if cfg.Observe == nil {
 		cfg.Observe = func(string) {}
 	}
-	return &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Max), all: map[*proc]bool{}}
+	return &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Max), all: map[*proc]bool{}, fit: cfg.Max}
 }
 
 // Start starts the warm workers and waits until they have opened the database; the first failure
@@ -216,10 +243,11 @@ func (p *Pool) answer(w *proc, f frame, stopped bool) (*query.Result, error) {
 			p.reap(w, "killed")
 			return nil, err
 		}
-		p.put(w)
 		if stopped {
+			p.put(w)
 			p.cfg.Observe(OutcomeTimeout)
 		} else {
+			p.putAnswered(w)
 			p.cfg.Observe(OutcomeOK)
 		}
 		return DecodeResult(b)
@@ -239,10 +267,13 @@ func (p *Pool) answer(w *proc, f frame, stopped bool) (*query.Result, error) {
 		default:
 			p.cfg.Observe(OutcomeError)
 		}
-		if fl.Exit {
+		switch {
+		case fl.Exit:
 			go p.reap(w, "engine_failed")
-		} else {
+		case stopped || fl.Kind == string(fault.KindTimeout):
 			p.put(w)
+		default:
+			p.putAnswered(w)
 		}
 		return nil, &fault.Error{Kind: fault.Kind(fl.Kind), Message: fl.Message, Hint: fl.Hint}
 	}

@@ -26,6 +26,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			w := p.idle[n-1]
 			p.idle = p.idle[:n-1]
 			w.busySince = time.Now()
+			p.armSlow(w.busySince)
 			if me != nil {
 				p.leaveQueue(me) // and another idle worker, if any, goes to the next call
 				me = nil
@@ -51,6 +52,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			if err == nil {
 				p.mu.Lock()
 				w.busySince = time.Now()
+				p.armSlow(w.busySince)
 				p.mu.Unlock()
 			}
 			return w, err
@@ -152,8 +154,8 @@ func (p *Pool) leaveQueue(me *waiter) {
 	p.signalFirst()
 }
 
-// allowed is how many workers may run now: with k of them slow (held longer than cfg.SpawnAfter by
-// one query), k+Active, within Max. recheck is when the next busy worker turns slow (zero if none
+// allowed is how many workers may run now: with k of them slow (held longer than p.slowAfter() by one
+// query), k+Active, within Max, Active within what the memory holds (never fewer than Size). recheck is when the next busy worker turns slow (zero if none
 // will). Called with p.mu held.
 func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 	slow := 0
@@ -161,13 +163,17 @@ func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 		if w.busySince.IsZero() {
 			continue
 		}
-		if at := w.busySince.Add(p.cfg.SpawnAfter); !now.Before(at) {
+		if at := w.busySince.Add(p.slowAfter()); !now.Before(at) {
 			slow++
 		} else if recheck.IsZero() || at.Before(recheck) {
 			recheck = at
 		}
 	}
-	return min(slow+p.cfg.Active, p.cfg.Max), recheck
+	active := p.cfg.Active
+	if p.cfg.Memory != nil {
+		active = min(active, p.keep())
+	}
+	return min(slow+active, p.cfg.Max), recheck
 }
 
 // startIdle starts a worker the caller has counted in p.live and p.starting, and gives it to the
@@ -212,15 +218,23 @@ func (p *Pool) exitedIdle(w *proc) {
 	}
 }
 
-// put gives a worker back to the idle list.
+// put gives a worker back to the idle list, or retires it while the workers hold more memory than
+// they may.
 func (p *Pool) put(w *proc) {
+	defer func() { go p.readMemory() }()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		w.kill()
 		return
 	}
-	w.idleSince = time.Now()
+	now := time.Now()
+	if p.overBound(now) {
+		w.busySince = time.Time{}
+		p.retireOver(w)
+		return
+	}
+	w.idleSince = now
 	w.busySince = time.Time{}
 	p.idle = append(p.idle, w)
 	p.signalFirst()

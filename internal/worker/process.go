@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	rtmetrics "runtime/metrics"
 	"slices"
 	"strconv"
 
@@ -115,4 +116,15 @@ func QueryOnce(ctx context.Context, path string, d *schema.Dataset, sqlText stri
 	pool := NewPool(Config{Command: cmd, Max: 1, Grace: query.WorkerGrace})
 	defer pool.Close()
 	return pool.queryFresh(ctx, d, sqlText)
+}
+
+// OwnGCPercent is this process's collector target: GOGC, or what cmd/ctool set for a long-lived
+// server (gc.go), for Options.GCPercent of workers that collect as their server does.
+func OwnGCPercent() int {
+	s := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() != rtmetrics.KindUint64 {
+		return 0
+	}
+	return int(int64(s[0].Value.Uint64())) // GOGC=off reads as -1
 }

@@ -1,0 +1,71 @@
+// When a worker counts as slow: held longer than SpawnAfter, or than a few times what this pool's
+// queries take, whichever is longer.
+
+package worker
+
+import (
+	"slices"
+	"time"
+)
+
+// heldWindow is how many of the latest calls' holding times set the slow threshold.
+const heldWindow = 64
+
+// slowFactor times the 90th percentile of the latest holding times is how long a worker may be held
+// before it counts as slow. On a small build nearly every query takes a few milliseconds, and
+// SpawnAfter decides; on a build of a million rows, a tenth of the calls scan for 100–300 ms under
+// load, which a fixed threshold counted as stuck: the pool grew to Max for queries that only share the
+// cores (bench/results/peer-scale-1000000.md).
+const slowFactor = 4
+
+// maxSlowAfter bounds the threshold: a query held this long is slow on any build.
+const maxSlowAfter = time.Second
+
+// putAnswered gives back a worker whose query was answered within its deadline, and counts how long
+// the call held it: a stopped query's time would tell how long the deadline is, not the queries.
+func (p *Pool) putAnswered(w *proc) {
+	p.mu.Lock()
+	if !w.busySince.IsZero() {
+		p.heldTimes[p.heldNext%heldWindow] = time.Since(w.busySince)
+		p.heldNext++
+		if p.heldNext%(heldWindow/4) == 0 {
+			p.heldSlow = heldThreshold(p.heldTimes[:min(p.heldNext, heldWindow)])
+		}
+	}
+	p.mu.Unlock()
+	p.put(w)
+}
+
+// slowAfter is how long a query may hold its worker before the worker counts as slow. Called with
+// p.mu held.
+func (p *Pool) slowAfter() time.Duration { return max(p.cfg.SpawnAfter, p.heldSlow) }
+
+// heldThreshold is the slow threshold these holding times (not empty) call for: slowFactor times their
+// 90th percentile, at most maxSlowAfter.
+func heldThreshold(times []time.Duration) time.Duration {
+	s := slices.Clone(times)
+	slices.Sort(s)
+	return min(slowFactor*s[len(s)*9/10], maxSlowAfter)
+}
+
+// armSlow has the waiting calls look again when a worker taken at since turns slow, unless they are
+// set to look sooner: each computed when to look from the workers busy as it queued, and a worker
+// taken after that would turn slow unseen. Called with p.mu held.
+func (p *Pool) armSlow(since time.Time) {
+	if p.cfg.SpawnAfter <= 0 {
+		return
+	}
+	at := since.Add(p.slowAfter())
+	if !p.slowCheck.IsZero() && !p.slowCheck.After(at) {
+		return
+	}
+	p.slowCheck = at
+	time.AfterFunc(time.Until(at), func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.slowCheck.Equal(at) {
+			p.slowCheck = time.Time{}
+		}
+		p.wake()
+	})
+}
