@@ -11,16 +11,14 @@ import (
 )
 
 // The worker policy of `ctool mcp`, chosen by measurements on a 2-core server (bench/results/memory.md,
-// load.md and peer-scale-1000000.md hold the figures). One worker is kept warm. When calls queue, more
-// are started in the background (a call takes whichever worker is free first) until two a core serve
-// at once: on a busy 2-core machine four answered more calls than two, with a lower p99. A worker
-// whose query has held it for workerSpawnAfter counts as slow (perhaps stuck), and as many may still
-// serve beside the slow ones, up to twelve. A worker is stuck when its query runs past the call's
-// --timeout and query.WorkerGrace (query/deadlines.go): the pool kills it, answers timeout and starts a
-// fresh one. The workers beyond the warm one are retired after workerIdle idle. A longer wait than
-// WorkerQueue allows is answered busy at once. Within all that, --memory bounds the workers' resident
-// sets (worker.Config.Memory): on a large build each holds what its scans read, and twelve of them
-// held 1.7–1.9 GB at 1,000,000 products.
+// load.md, peer-scale-1000000.md). One worker is kept warm; when calls queue, more start in the
+// background until two a core serve at once. A worker whose query has held it for workerSpawnAfter
+// (or slowAtFirst, then four times the latest calls' p90: worker/slow.go) counts as slow, perhaps
+// stuck, and as many may still serve beside the slow ones, up to twelve. A query past the call's
+// --timeout and query.WorkerGrace (query/deadlines.go) has its worker killed and replaced. Workers
+// beyond the warm one retire after workerIdle idle; a longer wait than WorkerQueue allows is answered
+// busy at once. --memory bounds the workers' resident sets (worker.Config.Memory): on a large build
+// each holds what its scans read, and twelve held 1.7–1.9 GB at 1,000,000 products.
 const (
 	Workers     = 1
 	MaxWorkers  = 12
@@ -28,8 +26,7 @@ const (
 	workerIdle  = 15 * time.Second
 	// workerSpawnAfter stays short: stuck queries arriving among many calls are found a few at a time
 	// (a worker turns slow only this long after taking one), and with a longer one the calls behind
-	// eight of them missed a short timeout on a loaded machine (TestMCPWorkers/stuck_among_200). A plain
-	// query held this long behind busy cores also counts, so under load the pool may grow past four.
+	// eight of them missed a short timeout on a loaded machine (TestMCPWorkers/stuck_among_200).
 	workerSpawnAfter = 100 * time.Millisecond
 	// WorkerThreads is DuckDB's thread count in each worker: the server's parallelism is its workers,
 	// and one thread answers its small queries sooner than a pool that must be woken
@@ -37,11 +34,8 @@ const (
 	WorkerThreads = 1
 )
 
-// activeWorkers is how many workers serve at once beside the slow ones: two a core.
-var activeWorkers = min(2*runtime.NumCPU(), MaxWorkers)
-
-// DefaultMemory is --memory's default: 250 MiB a core, 500 MiB on two.
-var DefaultMemory = int64(runtime.NumCPU()) * 250 << 20
+// activeWorkers serve at once beside the slow ones, two a core; DefaultMemory is 250 MiB a core.
+var activeWorkers, DefaultMemory = min(2*runtime.NumCPU(), MaxWorkers), int64(runtime.NumCPU()) * 250 << 20
 
 // memoryShare is the room for one of n sites' workers when the server and its workers may hold budget
 // bytes: an even share of what the server itself does not hold. nil for no bound.
@@ -71,7 +65,7 @@ func startPool(ctx context.Context, path string, memory func() int64, log *event
 			metrics.workerEnded(ev.Worker)
 		},
 		Observe: metrics.workerQuery,
-		Memory:  memory, Grow: fileSize(path),
+		Memory:  memory, Grow: fileSize(path) * 3 / 2, SlowAtFirst: slowAtFirst(fileSize(path)),
 	})
 	if err := pool.Start(ctx); err != nil {
 		pool.Close()
@@ -81,10 +75,15 @@ func startPool(ctx context.Context, path string, memory func() int64, log *event
 }
 
 // fileSize is the size of the file at path, 0 if it cannot be read.
-func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0
+func fileSize(path string) (size int64) {
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
 	}
-	return fi.Size()
+	return size
+}
+
+// slowAtFirst is how long a fresh pool's first calls may hold a worker before it counts as slow:
+// workerSpawnAfter for each 8 MiB of build, up to a second (800 ms at 1,000,000 products).
+func slowAtFirst(size int64) time.Duration {
+	return min(workerSpawnAfter*time.Duration(max(size>>23, 1)), time.Second)
 }

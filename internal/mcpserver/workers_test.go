@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/azabudai/ctool/internal/worker"
 )
@@ -21,5 +22,16 @@ func TestMemoryShare(t *testing.T) {
 	// The server's resident set moves between the two readings; a mebibyte either way.
 	if want := (budget - self) / 2; got < want-1<<20 || got > want+1<<20 {
 		t.Errorf("a share of %d bytes with the server at %d, want about %d", got, self, want)
+	}
+}
+
+func TestSlowAtFirst(t *testing.T) {
+	for _, c := range []struct {
+		size int64
+		want time.Duration
+	}{{0, workerSpawnAfter}, {5 << 20, workerSpawnAfter}, {69 << 20, 8 * workerSpawnAfter}, {1 << 30, time.Second}} {
+		if got := slowAtFirst(c.size); got != c.want {
+			t.Errorf("a build of %d bytes: %v, want %v", c.size, got, c.want)
+		}
 	}
 }

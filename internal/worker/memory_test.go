@@ -66,7 +66,7 @@ func TestHeldThreshold(t *testing.T) {
 		{"quick calls", ms(64, 2), 8 * time.Millisecond},
 		{"a few slow among them", append(ms(60, 2), ms(4, 200)...), 8 * time.Millisecond},
 		{"a tenth slow", append(ms(56, 2), ms(8, 200)...), 800 * time.Millisecond},
-		{"at most a second", append(ms(32, 2), ms(32, 900)...), time.Second},
+		{"seconds under load", append(ms(32, 200), ms(32, 900)...), 3600 * time.Millisecond},
 		{"one", ms(1, 30), 120 * time.Millisecond},
 	} {
 		if got := heldThreshold(c.times); got != c.want {
@@ -144,25 +144,48 @@ func TestPoolRetiresOverMemory(t *testing.T) {
 	pidOf(t, p) // and it serves
 }
 
-// Stuck queries do not take the other calls' workers, whatever the memory: beside eight of them, the
-// Size kept warm still serves.
-func TestPoolMemoryKeepsOneBesideStuck(t *testing.T) {
+// stuckWithNoRoom runs eight stuck queries on a pool with no memory room, after known quick calls, and
+// returns how many workers run once they have all started or the pool stops growing.
+func stuckWithNoRoom(t *testing.T, known int) (running int, p *Pool) {
 	p, log := memoryPool(t, 1, 12, func(int64) int64 { return 1 })
 	p.cfg.Active, p.cfg.SpawnAfter = 4, 50*time.Millisecond
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.Query(ctx, schema.Stores, "stuck") }()
-	}
-	log.waitStarted(t, "stuck", 8)
-	for range 5 {
+	for range known {
 		pidOf(t, p)
 	}
-	if n := p.Running(); n > 9 {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	for range 8 {
+		go func() { p.Query(ctx, schema.Stores, "stuck") }()
+	}
+	if known > 0 {
+		log.waitStarted(t, "stuck", 8)
+	} else {
+		log.waitStarted(t, "stuck", 1)
+		time.Sleep(500 * time.Millisecond) // ten times SpawnAfter: time enough to grow, were it allowed
+	}
+	return p.Running(), p
+}
+
+// Once the pool knows how long its queries take, stuck queries do not take the other calls' workers,
+// whatever the memory: beside eight of them, the Size kept warm still serves.
+func TestPoolMemoryKeepsOneBesideStuck(t *testing.T) {
+	n, p := stuckWithNoRoom(t, heldWindow/4)
+	if n > 9 {
 		t.Errorf("%d workers running beside 8 stuck with no room, want at most 9", n)
 	}
-	p.Close()
-	wg.Wait()
+	pidOf(t, p)
+}
+
+// A fresh pool waits SlowAtFirst before it counts a worker slow; then the calls' holding times decide,
+// never under SpawnAfter.
+func TestSlowAfter(t *testing.T) {
+	p := NewPool(Config{SpawnAfter: 100 * time.Millisecond, SlowAtFirst: 860 * time.Millisecond})
+	for _, c := range []struct {
+		heldSlow, want time.Duration
+	}{{0, 860 * time.Millisecond}, {8 * time.Millisecond, 100 * time.Millisecond}, {2 * time.Second, 2 * time.Second}} {
+		p.heldSlow = c.heldSlow
+		if got := p.slowAfter(); got != c.want {
+			t.Errorf("with the latest calls' threshold at %v: %v, want %v", c.heldSlow, got, c.want)
+		}
+	}
 }

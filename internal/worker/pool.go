@@ -52,10 +52,13 @@ type Config struct {
 	// query must not take the others' workers. Resident sets are Linux's (/proc); elsewhere only Max
 	// bounds the workers.
 	Memory func() int64
-	// Grow is how much a worker is expected to grow from its size at start: about its build's file,
-	// which DuckDB's buffer pool caches as queries read it. With Memory, a worker counts at least its
-	// size at start and this, before any has grown.
+	// Grow is how much a worker is expected to grow from its size at start: on a large build, about
+	// the file DuckDB's buffer pool caches as queries read it, and the memory to read it. With Memory,
+	// a worker counts at least its size at start and this, before any has grown.
 	Grow int64
+	// SlowAtFirst is the slow threshold until the calls' holding times set one (slow.go), if longer
+	// than SpawnAfter: on a large build a fresh pool's first calls are long scans, not stuck ones.
+	SlowAtFirst time.Duration
 }
 
 // How a query that reached a worker ended.

@@ -155,7 +155,7 @@ func (p *Pool) leaveQueue(me *waiter) {
 }
 
 // allowed is how many workers may run now: with k of them slow (held longer than p.slowAfter() by one
-// query), k+Active, within Max, Active within what the memory holds (never fewer than Size). recheck is when the next busy worker turns slow (zero if none
+// query), k+Active, within Max, and Active within what the memory holds (never fewer than Size). recheck is when the next busy worker turns slow (zero if none
 // will). Called with p.mu held.
 func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 	slow := 0

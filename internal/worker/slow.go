@@ -18,9 +18,6 @@ const heldWindow = 64
 // cores (bench/results/peer-scale-1000000.md).
 const slowFactor = 4
 
-// maxSlowAfter bounds the threshold: a query held this long is slow on any build.
-const maxSlowAfter = time.Second
-
 // putAnswered gives back a worker whose query was answered within its deadline, and counts how long
 // the call held it: a stopped query's time would tell how long the deadline is, not the queries.
 func (p *Pool) putAnswered(w *proc) {
@@ -38,14 +35,20 @@ func (p *Pool) putAnswered(w *proc) {
 
 // slowAfter is how long a query may hold its worker before the worker counts as slow. Called with
 // p.mu held.
-func (p *Pool) slowAfter() time.Duration { return max(p.cfg.SpawnAfter, p.heldSlow) }
+func (p *Pool) slowAfter() time.Duration {
+	if p.heldSlow == 0 {
+		return max(p.cfg.SpawnAfter, p.cfg.SlowAtFirst)
+	}
+	return max(p.cfg.SpawnAfter, p.heldSlow)
+}
 
 // heldThreshold is the slow threshold these holding times (not empty) call for: slowFactor times their
-// 90th percentile, at most maxSlowAfter.
+// 90th percentile. It has no bound: when the cores are so busy that the queries take seconds, a worker
+// started beside them shares the same cores and adds only memory.
 func heldThreshold(times []time.Duration) time.Duration {
 	s := slices.Clone(times)
 	slices.Sort(s)
-	return min(slowFactor*s[len(s)*9/10], maxSlowAfter)
+	return slowFactor * s[len(s)*9/10]
 }
 
 // armSlow has the waiting calls look again when a worker taken at since turns slow, unless they are
