@@ -289,16 +289,16 @@ func scaleMain(args []string) error {
 	fmt.Printf("| failed calls, all rounds | %d | %d | | |\n", errs[0], errs[1])
 	fmt.Println()
 
-	// The aims of issue 32, set for 1,000,000 rows (HTTP: at every size), shown at every size.
+	// The aims of issues 32 and 40, set for 1,000,000 rows (HTTP: at every size), shown at every size.
 	mark := func(ok bool) string { return map[bool]string{true: "✔", false: "✘"}[ok] }
 	fmt.Println("| aim | ctool's p50 over the other's | |\n|---|---:|---|")
 	for q, qu := range qs {
 		vs := p50(0, q) / p50(1, q)
 		// The count and the searches no index serves: at least 3× faster; the price range (indexed on
-		// DBHub's side): no slower.
+		// DBHub's side, where a call is an index walk and ctool's has a worker's fixed cost): within 3×.
 		aim, limit := "at least 3× faster than DBHub (≤ 0.33×)", 1.0/3
 		if strings.HasPrefix(qu.name, "price") {
-			aim, limit = "no slower than DBHub (≤ 1×)", 1
+			aim, limit = "at most 3× DBHub's (≤ 3×)", 3
 		}
 		fmt.Printf("| %s: %s | %.2f× | %s |\n", qu.name, aim, vs, mark(vs <= limit))
 		vf := p50(0, q) / p50(2, q)
@@ -306,7 +306,9 @@ func scaleMain(args []string) error {
 	}
 	a := benchkit.MedianOver(*rounds, func(r int) float64 { return https[r][0].rate })
 	b := benchkit.MedianOver(*rounds, func(r int) float64 { return https[r][1].rate })
-	fmt.Printf("| HTTP at %d clients: at least 1.2× DBHub's calls/s, no failed call (ctool's calls/s over DBHub's) | %.2f× | %s |\n", *clients, a/b, mark(a/b >= 1.2 && errs[0] == 0))
+	fmt.Printf("| HTTP at %d clients: at least 2× DBHub's calls/s, no failed call (ctool's calls/s over DBHub's) | %.2f× | %s |\n", *clients, a/b, mark(a/b >= 2 && errs[0] == 0))
+	peak := benchkit.MedianOver(*rounds, func(r int) float64 { return float64(https[r][0].peak) / 1e6 })
+	fmt.Printf("| HTTP at %d clients: the server and its workers at most 500 MB resident, summed (peak, MB) | %.0f | %s |\n", *clients, peak, mark(peak <= 500))
 	fmt.Println()
 	fmt.Printf("%d rounds. In each, per query and side, up to %d untimed calls (at least 2; fewer past %s), then %d blocks, the sides' blocks interleaved and their order rotated; a block holds up to %d calls, fewer for a slow side (about %s of calls per side and query in a round, never under one call a block). p50: the median over rounds of each round's p50; p99: over every timed call of all rounds (with few calls, the slowest). HTTP %s per server per round, one server at a time.\n",
 		*rounds, *warmup, *budget/4, *blocks, *block, *budget, *dur)
