@@ -104,6 +104,7 @@ func scaleMain(args []string) error {
 	warmup := fs.Int("warmup", 20, "untimed calls per query per side first (fewer when they take over a quarter of the budget; never fewer than two)")
 	dur := fs.Duration("http", 5*time.Second, "how long each HTTP load runs")
 	clients := fs.Int("clients", 32, "HTTP clients")
+	peerName := fs.String("peer-name", "DBHub", "the peer's name in the report; a name starting with ctool makes the peer another ctool mcp (an A/B of two builds of ctool)")
 	fs.Parse(args)
 	if *ctoolCmd == "" || *peerCmd == "" || *dbPath == "" {
 		usage()
@@ -111,7 +112,7 @@ func scaleMain(args []string) error {
 	qs := scaleQueries
 	sides := []side{
 		{"ctool mcp", strings.Fields(*ctoolCmd), true},
-		{"DBHub", strings.Fields(*peerCmd), false},
+		{*peerName, strings.Fields(*peerCmd), strings.HasPrefix(*peerName, "ctool")},
 	}
 	db, err := openFloor(*dbPath)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,7 +54,7 @@ func testWorkerCommandLine(t *testing.T, db string) {
 		p := startMCPCommand(t, cmd)
 		p.initialize(t)
 		want := strings.Join([]string{"ctool", worker.CommandName, "--db=" + db, "--threads=" + strconv.Itoa(mcpserver.WorkerThreads),
-			"--warm-up", "--learn-shapes", "--purge-idle", "--gc-percent=" + tc.want, "--large-build-threads=" + strconv.Itoa(runtime.NumCPU())}, "\x00") + "\x00"
+			"--warm-up", "--learn-shapes", "--purge-idle", "--gc-percent=" + tc.want}, "\x00") + "\x00"
 		var got []string
 		for pid := range childPIDs(t, p.cmd.Process.Pid) {
 			b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")

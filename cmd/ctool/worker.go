@@ -13,7 +13,6 @@ func newWorkerCommand(e *env) *cli.Command {
 		Usage:  "run agents' queries for a ctool process (internal)",
 		Flags: []cli.Flag{dbFlag(),
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads; 0 for one per core"},
-			&cli.IntFlag{Name: "large-build-threads", Usage: "DuckDB threads on a large build, in place of --threads; 0 for --threads"},
 			&cli.BoolFlag{Name: "warm-up", Usage: "run a first query before greeting"},
 			&cli.BoolFlag{Name: "learn-shapes", Usage: "keep the query shapes the engine proves, for the queries after"},
 			&cli.BoolFlag{Name: "purge-idle", Usage: "have DuckDB hand freed memory back while the worker sits idle"},
@@ -28,8 +27,7 @@ func newWorkerCommand(e *env) *cli.Command {
 				return worker.Refuse(e.stdout, err)
 			}
 			opts := worker.Options{DB: e.dbPath(c), Threads: c.Int("threads"), WarmUp: c.Bool("warm-up"),
-				LearnShapes: c.Bool("learn-shapes"), PurgeIdle: c.Bool("purge-idle"), GCPercent: c.Int("gc-percent"),
-				LargeBuildThreads: c.Int("large-build-threads")}
+				LearnShapes: c.Bool("learn-shapes"), PurgeIdle: c.Bool("purge-idle"), GCPercent: c.Int("gc-percent")}
 			if c.Bool("warm") {
 				opts.WarmUp, opts.LearnShapes, opts.PurgeIdle = true, true, true
 				tuneGC()

@@ -57,10 +57,8 @@ func (o options) dsn(fileSize int64) string {
 	// No temporary files: a query that does not fit in memory_limit fails instead of spilling.
 	q.Set("temp_directory", "")
 	q.Set("memory_limit", memoryLimit)
-	if threads := o.threads; fileSize >= smallBuild && o.largeThreads > 0 {
-		q.Set("threads", strconv.Itoa(o.largeThreads))
-	} else if threads > 0 {
-		q.Set("threads", strconv.Itoa(threads))
+	if o.threads > 0 {
+		q.Set("threads", strconv.Itoa(o.threads))
 	}
 	if fileSize < smallBuild {
 		q.Set("late_materialization_max_rows", "0")

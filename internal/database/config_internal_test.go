@@ -26,33 +26,6 @@ func TestSmallBuildSettingsBySize(t *testing.T) {
 	}
 }
 
-// TestThreadsBySize: WithLargeBuildThreads applies from smallBuild up, WithThreads below it and when
-// the other is not given.
-func TestThreadsBySize(t *testing.T) {
-	for _, tc := range []struct {
-		opts []Option
-		size int64
-		want string // the threads setting, "" for DuckDB's default
-	}{
-		{[]Option{WithThreads(1), WithLargeBuildThreads(2)}, smallBuild - 1, "threads=1"},
-		{[]Option{WithThreads(1), WithLargeBuildThreads(2)}, smallBuild, "threads=2"},
-		{[]Option{WithThreads(1)}, 1 << 30, "threads=1"},
-		{[]Option{WithLargeBuildThreads(2)}, 0, ""},
-		{nil, 1 << 30, ""},
-	} {
-		dsn := collect(tc.opts).dsn(tc.size)
-		var got string
-		for _, kv := range strings.Split(strings.TrimPrefix(dsn, "?"), "&") {
-			if strings.HasPrefix(kv, "threads=") {
-				got = kv
-			}
-		}
-		if got != tc.want {
-			t.Errorf("dsn(%d) with %d options: %q, want %q", tc.size, len(tc.opts), got, tc.want)
-		}
-	}
-}
-
 // TestOptimizerListsAreDuckDBs: the kept and the disabled optimizers are DuckDB's, each once, and
 // together all of them: a DuckDB that adds an optimizer makes this fail until it is placed in one.
 func TestOptimizerListsAreDuckDBs(t *testing.T) {

@@ -71,20 +71,14 @@ var lockdown = []string{
 type Option func(*options)
 
 type options struct {
-	threads      int
-	largeThreads int      // threads on a build of smallBuild bytes or more; 0 for threads
-	settings     []string // further SET statements, run before the lock
+	threads  int
+	settings []string // further SET statements, run before the lock
 }
 
 // WithThreads sets how many threads DuckDB uses for the build, when n is above 0 (DuckDB's default is
 // one per core). A query worker of `ctool mcp` runs one small query at a time beside its siblings, and
 // waking an idle thread pool costs it more than the pool gains it.
 func WithThreads(n int) Option { return func(o *options) { o.threads = n } }
-
-// WithLargeBuildThreads sets the threads for a build of smallBuild bytes or more, when n is above 0, in
-// place of WithThreads': there a worker's scans read a million rows, which one thread per core reads
-// in about half the time (bench/results/peer-scale-1000000.md).
-func WithLargeBuildThreads(n int) Option { return func(o *options) { o.largeThreads = n } }
 
 func collect(opts []Option) options {
 	var o options

@@ -28,9 +28,9 @@ const (
 	// (a worker turns slow only this long after taking one), and with a longer one the calls behind
 	// eight of them missed a short timeout on a loaded machine (TestMCPWorkers/stuck_among_200).
 	workerSpawnAfter = 100 * time.Millisecond
-	// WorkerThreads is DuckDB's thread count in each worker on a small build: the server's parallelism
-	// is its workers, and one thread answers small queries sooner than a pool that must be woken
-	// (bench/results/mcp.md). On a large build a worker's scans take one thread per core.
+	// WorkerThreads is DuckDB's thread count in each worker: the server's parallelism is its workers,
+	// and one thread answers its small queries sooner than a pool that must be woken
+	// (bench/results/mcp.md). `ctool query`'s child keeps one thread per core for its big scans.
 	WorkerThreads = 1
 )
 
@@ -52,8 +52,8 @@ func memoryShare(budget int64, n int) func() int64 {
 func startPool(ctx context.Context, path string, memory func() int64, log *eventLog, metrics *metricSet) (*worker.Pool, error) {
 	// Kept for hours, each worker is warmed up, keeps the query shapes it proves, hands back what a
 	// burst freed, and collects garbage as the server does.
-	cmd, err := worker.Command(worker.Options{DB: path, Threads: WorkerThreads, LargeBuildThreads: runtime.NumCPU(),
-		WarmUp: true, LearnShapes: true, PurgeIdle: true, GCPercent: worker.OwnGCPercent()})
+	cmd, err := worker.Command(worker.Options{DB: path, Threads: WorkerThreads, WarmUp: true, LearnShapes: true,
+		PurgeIdle: true, GCPercent: worker.OwnGCPercent()})
 	if err != nil {
 		return nil, err
 	}

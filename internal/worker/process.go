@@ -24,9 +24,6 @@ const CommandName = "query-worker"
 type Options struct {
 	DB      string // the main database file
 	Threads int    // DuckDB's threads; 0 for one per core
-	// LargeBuildThreads, when above 0, are DuckDB's threads on a large build instead
-	// (database.WithLargeBuildThreads).
-	LargeBuildThreads int
 	// WarmUp runs a first query before the greeting: a connection's first query costs more than the
 	// rest, and a worker kept for many calls pays it before any call waits for it.
 	WarmUp bool
@@ -63,9 +60,6 @@ func Command(opts Options) (func() *exec.Cmd, error) {
 	if opts.GCPercent != 0 {
 		args = append(args, "--gc-percent="+strconv.Itoa(opts.GCPercent))
 	}
-	if opts.LargeBuildThreads > 0 {
-		args = append(args, "--large-build-threads="+strconv.Itoa(opts.LargeBuildThreads))
-	}
 	return func() *exec.Cmd {
 		return &exec.Cmd{Path: exe, Args: slices.Clone(args)}
 	}, nil
@@ -99,7 +93,7 @@ func Main(ctx context.Context, in io.Reader, out io.Writer, opts Options) error 
 
 // openEngine is a worker's engine on its build, opened with the worker's settings.
 func openEngine(opts Options) (*database.Live, *query.Engine) {
-	dbOpts := []database.Option{database.WithThreads(opts.Threads), database.WithLargeBuildThreads(opts.LargeBuildThreads)}
+	dbOpts := []database.Option{database.WithThreads(opts.Threads)}
 	if opts.PurgeIdle {
 		dbOpts = append(dbOpts, database.WithBackgroundPurge())
 	}
