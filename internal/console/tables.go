@@ -1,6 +1,8 @@
 package console
 
 import (
+	"slices"
+
 	"github.com/azabudai/ctool/internal/console/words"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
@@ -30,11 +32,25 @@ type column struct {
 	Ja, En string
 }
 
-// productsTyped is products_typed with each row's number. products_typed is a view, which has no
-// rowid: the console joins the stored prices (price.Read, written at ingest) by position as the
-// view does, so it shows exactly the prices the agent reads (TestProductsRelation).
+// productsTyped is products_typed with each row's number: the stored prices (price.Read, written at
+// ingest) joined to products by row id, which is their position in both tables (the build appends
+// each once, in the same order, and deletes nothing), as the view's positional join pairs them; so
+// the console shows exactly the prices the agent reads (TestProductsRelation). A join by row id is
+// narrowed by a condition on _row or on either table's columns, where a positional join reads both
+// tables whole (bench/results/console.md).
 const productsTyped = `(SELECT p.rowid AS _row, p.*, pr.price_yen, pr.price_max_yen
-        FROM products p POSITIONAL JOIN ctool_derive.product_prices pr)`
+        FROM products p JOIN ctool_derive.product_prices pr ON pr.rowid = p.rowid)`
+
+// productsOnly and pricesOnly are the two halves of productsTyped, for a statement that reads only one
+// of them (narrow): a facet's counts and a search read no price, the products sorted by price only the
+// prices until their page is known.
+const (
+	productsOnly = `(SELECT rowid AS _row, * FROM products)`
+	pricesOnly   = `(SELECT rowid AS _row, price_yen, price_max_yen FROM ctool_derive.product_prices)`
+)
+
+// priceColumns are the columns of productsTyped that pricesOnly holds.
+var priceColumns = []string{"price_yen", "price_max_yen"}
 
 // tables are the public datasets in the console's order, each with its typed relation.
 var tables = func() []*table {
@@ -184,9 +200,73 @@ func (lq *listQuery) columns(withState bool) guard.SQL {
 	return guard.Join(cols, ", ")
 }
 
+// narrow is, for products, the half of productsTyped that holds the columns the list's conditions
+// read and cols, when one does, and whether there is one; single is then true: it reads one table,
+// so WHERE, LIMIT and OFFSET keep the build's order (DuckDB's order preservation).
+func (lq *listQuery) narrow(cols ...string) (rel guard.SQL, ok bool) {
+	if lq.T.D != schema.Products {
+		return guard.SQL{}, false
+	}
+	need := slices.Clone(cols)
+	for _, f := range lq.Filters {
+		need = append(need, f.Col.Name)
+	}
+	if len(lq.Terms) > 0 {
+		for _, c := range lq.T.Cols {
+			if c.Text {
+				need = append(need, c.Name)
+			}
+		}
+	}
+	prices := 0
+	for _, n := range need {
+		if slices.Contains(priceColumns, n) {
+			prices++
+		}
+	}
+	switch prices {
+	case 0:
+		return guard.Const(productsOnly), true
+	case len(need):
+		return guard.Const(pricesOnly), true
+	}
+	return guard.SQL{}, false
+}
+
+// productsPage reads a page of products in two steps: the page's row numbers from the narrowest
+// relation that holds the conditions and the sort column, then those rows whole, by row id. Sorting
+// or skipping a million rows then moves their row numbers, not their descriptions, and a page in the
+// build's order of one table stops reading once it is full.
+func (lq *listQuery) productsPage() stmt {
+	w := lq.where()
+	var sortCols []string
+	if lq.Sort != "" {
+		sortCols = append(sortCols, lq.Sort)
+	}
+	rel, single := lq.narrow(sortCols...)
+	if !single {
+		rel = lq.T.from
+	}
+	order := guard.Format(" ORDER BY %s", lq.order())
+	if single && lq.Sort == "" {
+		order = guard.Const("")
+	}
+	rows := guard.Format("SELECT _row FROM %s AS t WHERE %s%s LIMIT %s OFFSET %s",
+		rel, w.sql, order, guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size))
+	return stmt{
+		sql: guard.Format(`SELECT %s FROM (SELECT pg._row, p.*, pr.price_yen, pr.price_max_yen FROM (%s) AS pg
+        JOIN products p ON p.rowid = pg._row JOIN ctool_derive.product_prices pr ON pr.rowid = pg._row) AS t ORDER BY %s`,
+			lq.selectList(), rows, lq.order()),
+		args: w.args,
+	}
+}
+
 // pageStmt reads one page of the list. A stores list not filtered by the open state computes it for
 // the page's rows only.
 func (lq *listQuery) pageStmt() stmt {
+	if lq.T.D == schema.Products {
+		return lq.productsPage()
+	}
 	if lq.T.IsStores() && lq.Open == "" {
 		w := lq.where()
 		page := guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
@@ -207,6 +287,9 @@ func (lq *listQuery) pageStmt() stmt {
 // facetStmt counts the values of a facet column in the list, the total of all of them beside each.
 func (lq *listQuery) facetStmt(c column) stmt {
 	src, w := lq.source(false), lq.where()
+	if rel, ok := lq.narrow(c.Name); ok {
+		src.sql = rel
+	}
 	value := guard.MustIdent(c.Name)
 	if c.List {
 		value = guard.Format("unnest(%s)", value)
@@ -221,5 +304,8 @@ func (lq *listQuery) facetStmt(c column) stmt {
 // countStmt counts the list's rows.
 func (lq *listQuery) countStmt() stmt {
 	src, w := lq.source(false), lq.where()
+	if rel, ok := lq.narrow(); ok {
+		src.sql = rel
+	}
 	return stmt{sql: guard.Format("SELECT count(*) FROM %s AS t WHERE %s", src.sql, w.sql), args: append(src.args, w.args...)}
 }
