@@ -130,10 +130,17 @@ func (lq *listQuery) source(withState bool) stmt {
 }
 
 // where is the list's condition, TRUE when there is none, with its arguments.
-func (lq *listQuery) where() stmt {
+func (lq *listQuery) where() stmt { return lq.whereOn(func(string) bool { return true }) }
+
+// whereOn is the part of the list's condition that reads the columns keep accepts (a search reads
+// every searched column): TRUE when there is none.
+func (lq *listQuery) whereOn(keep func(col string) bool) stmt {
 	var conds []guard.SQL
 	var args []any
 	for _, f := range lq.Filters {
+		if !keep(f.Col.Name) {
+			continue
+		}
 		id := guard.MustIdent(f.Col.Name)
 		var alts []guard.SQL
 		for _, v := range f.Values {
@@ -156,14 +163,16 @@ func (lq *listQuery) where() stmt {
 		p := Pattern(term)
 		var alts []guard.SQL
 		for _, c := range lq.T.Cols {
-			if c.Text {
+			if c.Text && keep(c.Name) {
 				alts = append(alts, guard.Format("regexp_matches(%s, ?)", guard.MustIdent(c.Name)))
 				args = append(args, p)
 			}
 		}
-		conds = append(conds, guard.Format("(%s)", guard.Join(alts, " OR ")))
+		if len(alts) > 0 {
+			conds = append(conds, guard.Format("(%s)", guard.Join(alts, " OR ")))
+		}
 	}
-	if lq.Open != "" {
+	if lq.Open != "" && keep("_open") {
 		conds = append(conds, guard.Const("_open = ?"))
 		args = append(args, lq.Open)
 	}
@@ -200,53 +209,40 @@ func (lq *listQuery) columns(withState bool) guard.SQL {
 	return guard.Join(cols, ", ")
 }
 
-// narrow is, for products, the half of productsTyped that holds the columns the list's conditions
-// read and cols, when one does, and whether there is one; single is then true: it reads one table,
-// so WHERE, LIMIT and OFFSET keep the build's order (DuckDB's order preservation).
-func (lq *listQuery) narrow(cols ...string) (rel guard.SQL, ok bool) {
+// narrow is, for products, the statement's relation and condition read from one table: the half of
+// productsTyped that holds col (products for ""), with the list's condition on that half's columns,
+// and the rest of the condition, on the other half, as a semi-join by row number. A join of the two
+// tables whole would hold a million rows in its hash table (bench/results/console.md). single
+// reports that the condition reads one table only, whose rows then keep the build's order under WHERE,
+// LIMIT and OFFSET (DuckDB's order preservation); a semi-join does not promise it. ok is false for the
+// tables that are not products.
+func (lq *listQuery) narrow(col string) (rel guard.SQL, w stmt, single, ok bool) {
 	if lq.T.D != schema.Products {
-		return guard.SQL{}, false
+		return guard.SQL{}, stmt{}, false, false
 	}
-	need := slices.Clone(cols)
-	for _, f := range lq.Filters {
-		need = append(need, f.Col.Name)
+	inPrices := func(c string) bool { return slices.Contains(priceColumns, c) }
+	inProducts := func(c string) bool { return !inPrices(c) }
+	half, other := guard.Const(productsOnly), guard.Const(pricesOnly)
+	mine, theirs := inProducts, inPrices
+	if inPrices(col) {
+		half, other, mine, theirs = other, half, theirs, mine
 	}
-	if len(lq.Terms) > 0 {
-		for _, c := range lq.T.Cols {
-			if c.Text {
-				need = append(need, c.Name)
-			}
-		}
+	w = lq.whereOn(mine)
+	rest := lq.whereOn(theirs)
+	if len(rest.args) == 0 && rest.sql.String() == "TRUE" {
+		return half, w, true, true
 	}
-	prices := 0
-	for _, n := range need {
-		if slices.Contains(priceColumns, n) {
-			prices++
-		}
-	}
-	switch prices {
-	case 0:
-		return guard.Const(productsOnly), true
-	case len(need):
-		return guard.Const(pricesOnly), true
-	}
-	return guard.SQL{}, false
+	w.sql = guard.Format("%s AND _row IN (SELECT _row FROM %s AS t WHERE %s)", w.sql, other, rest.sql)
+	w.args = append(w.args, rest.args...)
+	return half, w, false, true
 }
 
-// productsPage reads a page of products in two steps: the page's row numbers from the narrowest
-// relation that holds the conditions and the sort column, then those rows whole, by row id. Sorting
-// or skipping a million rows then moves their row numbers, not their descriptions, and a page in the
-// build's order of one table stops reading once it is full.
+// productsPage reads a page of products in two steps: the page's row numbers from the table that
+// holds the sort column (narrow), then those rows whole, by row id. Sorting or skipping a million
+// rows then moves their row numbers, not their descriptions, and a page in the build's order of one
+// table stops reading once it is full.
 func (lq *listQuery) productsPage() stmt {
-	w := lq.where()
-	var sortCols []string
-	if lq.Sort != "" {
-		sortCols = append(sortCols, lq.Sort)
-	}
-	rel, single := lq.narrow(sortCols...)
-	if !single {
-		rel = lq.T.from
-	}
+	rel, w, single, _ := lq.narrow(lq.Sort)
 	order := guard.Format(" ORDER BY %s", lq.order())
 	if single && lq.Sort == "" {
 		order = guard.Const("")
@@ -287,8 +283,8 @@ func (lq *listQuery) pageStmt() stmt {
 // facetStmt counts the values of a facet column in the list, the total of all of them beside each.
 func (lq *listQuery) facetStmt(c column) stmt {
 	src, w := lq.source(false), lq.where()
-	if rel, ok := lq.narrow(c.Name); ok {
-		src.sql = rel
+	if rel, nw, _, ok := lq.narrow(c.Name); ok {
+		src.sql, w = rel, nw
 	}
 	value := guard.MustIdent(c.Name)
 	if c.List {
@@ -304,8 +300,8 @@ func (lq *listQuery) facetStmt(c column) stmt {
 // countStmt counts the list's rows.
 func (lq *listQuery) countStmt() stmt {
 	src, w := lq.source(false), lq.where()
-	if rel, ok := lq.narrow(); ok {
-		src.sql = rel
+	if rel, nw, _, ok := lq.narrow(""); ok {
+		src.sql, w = rel, nw
 	}
 	return stmt{sql: guard.Format("SELECT count(*) FROM %s AS t WHERE %s", src.sql, w.sql), args: append(src.args, w.args...)}
 }
