@@ -27,13 +27,16 @@ func parquetType(t string) string {
 	return "VARCHAR"
 }
 
+// parquetRowGroup is the rows of a Parquet export's row groups, whatever the chunks it is read in.
+const parquetRowGroup = 50_000
+
 func newParquet(w io.Writer, cols []column) rowWriter {
 	defs := make([]database.ParquetColumn, len(cols))
 	for i, c := range cols {
 		defs[i] = database.ParquetColumn{Name: c.Name, Type: parquetType(c.Type)}
 	}
 	pw := &parquetWriter{w: w, cols: cols, row: make([]any, len(cols))}
-	pw.p, pw.err = database.NewParquet(defs, exportChunk)
+	pw.p, pw.err = database.NewParquet(defs, parquetRowGroup)
 	return pw
 }
 

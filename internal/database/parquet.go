@@ -29,8 +29,11 @@ import (
 // Arrow's Go writer, used before, streamed row groups as they came, but its packages' start cost every
 // ctool process about 3 ms, the agent's `ctool query` twice (docs/performance.md).
 
-// parquetMemory is the export instance's memory limit: rows past it wait in its file.
-const parquetMemory = "256MB"
+// parquetMemory is the export instance's memory limit: rows past it wait in its file. It is most of
+// what an export adds to the console's memory: at 256MB a Parquet export of 1,000,000 products took
+// the console to 620–710 MB resident, at 32MB (with the console's smaller chunks) to about 280 MB,
+// for a few seconds more (bench/results/console.md).
+const parquetMemory = "32MB"
 
 // ParquetColumn is a column of a Parquet export: its name and its type, one of ParquetTypes.
 type ParquetColumn struct{ Name, Type string }

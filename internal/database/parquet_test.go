@@ -3,6 +3,7 @@ package database
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,31 @@ func TestParquetInstanceIsConfined(t *testing.T) {
 	}
 	if _, err := NewParquet([]ParquetColumn{{"x", "BLOB"}}, 1); err == nil {
 		t.Error("a column of a type the export does not write was taken")
+	}
+}
+
+// The export's instance runs under its own small memory limit (parquetMemory), not the build's.
+func TestParquetMemoryLimit(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	p, err := NewParquet([]ParquetColumn{{"n", "INTEGER"}}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var limit, want string
+	if err := p.conn.QueryRowContext(context.Background(), "SELECT current_setting('memory_limit')").Scan(&limit); err != nil {
+		t.Fatal(err)
+	}
+	// DuckDB shows a limit in binary units: what it shows for parquetMemory itself.
+	db, err := sql.Open("duckdb", "?memory_limit="+parquetMemory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRow("SELECT current_setting('memory_limit')").Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if limit != want || parquetMemory != "32MB" {
+		t.Errorf("the export's memory_limit is %s (parquetMemory %s, shown as %s)", limit, parquetMemory, want)
 	}
 }
