@@ -31,9 +31,9 @@ import (
 
 // parquetMemory is the export instance's memory limit: rows past it wait in its file. It is most of
 // what an export adds to the console's memory: at 256MB a Parquet export of 1,000,000 products took
-// the console to 620–710 MB resident, at 32MB (with the console's smaller chunks) to about 280 MB,
-// for a few seconds more (bench/results/console.md).
-const parquetMemory = "32MB"
+// the console to 620–710 MB resident; with the console's smaller chunks, at 32MB to 285–305 MB and at
+// 16MB to 258–277 MB, in about the same time (bench/results/console.md).
+const parquetMemory = "16MB"
 
 // ParquetColumn is a column of a Parquet export: its name and its type, one of ParquetTypes.
 type ParquetColumn struct{ Name, Type string }

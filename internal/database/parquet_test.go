@@ -82,7 +82,7 @@ func TestParquetMemoryLimit(t *testing.T) {
 	if err := db.QueryRow("SELECT current_setting('memory_limit')").Scan(&want); err != nil {
 		t.Fatal(err)
 	}
-	if limit != want || parquetMemory != "32MB" {
+	if limit != want || parquetMemory != "16MB" {
 		t.Errorf("the export's memory_limit is %s (parquetMemory %s, shown as %s)", limit, parquetMemory, want)
 	}
 }
