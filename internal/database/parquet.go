@@ -31,9 +31,10 @@ import (
 
 // parquetMemory is the export instance's memory limit: rows past it wait in its file. It is most of
 // what an export adds to the console's memory: at 256MB a Parquet export of 1,000,000 products took
-// the console to 620–710 MB resident; with the console's smaller chunks, at 32MB to 285–305 MB and at
-// 16MB to 258–277 MB, in about the same time (bench/results/console.md).
-const parquetMemory = "16MB"
+// the console to 620–710 MB resident; with the console's chunks of 10,000 rows and row groups of
+// 10,000, to 266–281 MB at 32MB (247–273 MB at 16MB, which failed for want of memory with row groups
+// of 50,000: too close to the edge) (bench/results/console.md).
+const parquetMemory = "32MB"
 
 // ParquetColumn is a column of a Parquet export: its name and its type, one of ParquetTypes.
 type ParquetColumn struct{ Name, Type string }
