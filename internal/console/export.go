@@ -20,8 +20,11 @@ import (
 // without scanning the rest of the table; in a sorted order by key set (the rows after the last one
 // sent). Memory stays that of one chunk, whatever the list's size.
 
-// exportChunk is how many rows of the build one statement of an export covers.
-var exportChunk = 50_000
+// exportChunk is how many rows of the build one statement of an export covers (half as many for
+// Parquet). Up to three chunks are in memory as Go values (stream), about 20 MB at 50,000 products and
+// twice that before the collector runs: 10,000 keeps an export of a million products under the
+// console's memory aim at the same speed (bench/results/console.md).
+var exportChunk = 10_000
 
 // format is one export format.
 type format struct {
@@ -88,7 +91,12 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, lq *listQuery, f
 			}
 			return nil
 		}
-		if err := lq.stream(r.Context(), c, out.write, flush); err != nil {
+		chunk := exportChunk
+		if f.ext == "parquet" {
+			// Parquet's writer holds rows of its own beside the chunks in flight: half as many of those.
+			chunk = max(exportChunk/2, 1)
+		}
+		if err := lq.stream(r.Context(), c, chunk, out.write, flush); err != nil {
 			return err
 		}
 		if err := out.close(); err != nil {
@@ -107,7 +115,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, lq *listQuery, f
 // stream reads every row of the list in chunks and hands each row's shown values (then the open
 // state) to write; flush runs after each chunk. A chunk is written on a goroutine of its own while
 // DuckDB reads the next, so that the two cores share the work; at most three chunks are in memory.
-func (lq *listQuery) stream(ctx context.Context, c *database.Conn, write func([]any) error, flush func() error) error {
+func (lq *listQuery) stream(ctx context.Context, c *database.Conn, chunk int, write func([]any) error, flush func() error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	width := len(lq.exportColumns())
@@ -129,7 +137,7 @@ func (lq *listQuery) stream(ctx context.Context, c *database.Conn, write func([]
 		written <- err
 	}()
 	var cur []any
-	err := lq.read(ctx, c, func(row []any) error {
+	err := lq.read(ctx, c, chunk, func(row []any) error {
 		cur = append(cur, row...)
 		return nil
 	}, func() error {
@@ -146,8 +154,8 @@ func (lq *listQuery) stream(ctx context.Context, c *database.Conn, write func([]
 	return err
 }
 
-// read reads every row of the list in chunks, as stream writes them.
-func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]any) error, flush func() error) error {
+// read reads every row of the list in chunks of chunk rows, as stream writes them.
+func (lq *listQuery) read(ctx context.Context, c *database.Conn, chunk int, write func([]any) error, flush func() error) error {
 	src, w := lq.source(len(lq.exportColumns()) > len(lq.T.Cols)), lq.where()
 	cols := lq.T.Cols
 	list := []guard.SQL{guard.Const("_row")}
@@ -192,11 +200,15 @@ func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]an
 	}
 	if lq.Sort == "" {
 		var maxRow *int64
-		if err := c.QueryRow(ctx, guard.Format("SELECT max(_row) FROM %s AS t", lq.T.from)).Scan(&maxRow); err != nil || maxRow == nil {
+		last := guard.Format("SELECT max(_row) FROM %s AS t", lq.T.from)
+		if lq.T.D.Name == "products" {
+			last = guard.Const("SELECT max(_row) FROM " + productsOnly + " AS t")
+		}
+		if err := c.QueryRow(ctx, last).Scan(&maxRow); err != nil || maxRow == nil {
 			return err
 		}
 		q := guard.Format("SELECT %s FROM %s AS t WHERE _row >= ? AND _row < ? AND %s ORDER BY _row", sel, src.sql, w.sql)
-		for lo, step := int64(0), int64(exportChunk); lo <= *maxRow; lo += step {
+		for lo, step := int64(0), int64(chunk); lo <= *maxRow; lo += step {
 			args := append(append(append([]any{}, src.args...), lo, lo+step), w.args...)
 			if _, _, _, err := run(q, args); err != nil {
 				return err
@@ -214,13 +226,13 @@ func (lq *listQuery) read(ctx context.Context, c *database.Conn, write func([]an
 	if lq.Desc {
 		cmp, dir = guard.Const("<"), guard.Const("DESC")
 	}
-	order := guard.Format("ORDER BY %s %s NULLS LAST, _row LIMIT %s", id, dir, guard.Int(exportChunk))
+	order := guard.Format("ORDER BY %s %s NULLS LAST, _row LIMIT %s", id, dir, guard.Int(chunk))
 	first := guard.Format("SELECT %s FROM %s AS t WHERE %s %s", sel, src.sql, w.sql, order)
 	afterValue := guard.Format("SELECT %s FROM %s AS t WHERE %s AND (%s %s CAST(? AS %s) OR (%s = CAST(? AS %s) AND _row > ?) OR %s IS NULL) %s",
 		sel, src.sql, w.sql, id, cmp, typ, id, typ, id, order)
 	afterNull := guard.Format("SELECT %s FROM %s AS t WHERE %s AND %s IS NULL AND _row > ? %s", sel, src.sql, w.sql, id, order)
 	n, lastRow, lastKey, err := run(first, base)
-	for ; err == nil && n == exportChunk; n, lastRow, lastKey, err = func() (int, int64, any, error) {
+	for ; err == nil && n == chunk; n, lastRow, lastKey, err = func() (int, int64, any, error) {
 		if err := flush(); err != nil {
 			return 0, 0, nil, err
 		}

@@ -27,13 +27,18 @@ func parquetType(t string) string {
 	return "VARCHAR"
 }
 
+// parquetRowGroup is the rows of a Parquet export's row groups. DuckDB's writer holds one row group in
+// memory under the export instance's small limit (database.parquetMemory): groups of 10,000 products
+// kept the console 15–30 MB lower than groups of 50,000, for a file 3% larger.
+const parquetRowGroup = 10_000
+
 func newParquet(w io.Writer, cols []column) rowWriter {
 	defs := make([]database.ParquetColumn, len(cols))
 	for i, c := range cols {
 		defs[i] = database.ParquetColumn{Name: c.Name, Type: parquetType(c.Type)}
 	}
 	pw := &parquetWriter{w: w, cols: cols, row: make([]any, len(cols))}
-	pw.p, pw.err = database.NewParquet(defs, exportChunk)
+	pw.p, pw.err = database.NewParquet(defs, parquetRowGroup)
 	return pw
 }
 

@@ -1,6 +1,8 @@
 package console
 
 import (
+	"slices"
+
 	"github.com/azabudai/ctool/internal/console/words"
 	"github.com/azabudai/ctool/internal/guard"
 	"github.com/azabudai/ctool/schema"
@@ -30,11 +32,25 @@ type column struct {
 	Ja, En string
 }
 
-// productsTyped is products_typed with each row's number. products_typed is a view, which has no
-// rowid: the console joins the stored prices (price.Read, written at ingest) by position as the
-// view does, so it shows exactly the prices the agent reads (TestProductsRelation).
+// productsTyped is products_typed with each row's number: the stored prices (price.Read, written at
+// ingest) joined to products by row id, which is their position in both tables (the build appends
+// each once, in the same order, and deletes nothing), as the view's positional join pairs them; so
+// the console shows exactly the prices the agent reads (TestProductsRelation). A join by row id is
+// narrowed by a condition on _row or on either table's columns, where a positional join reads both
+// tables whole (bench/results/console.md).
 const productsTyped = `(SELECT p.rowid AS _row, p.*, pr.price_yen, pr.price_max_yen
-        FROM products p POSITIONAL JOIN ctool_derive.product_prices pr)`
+        FROM products p JOIN ctool_derive.product_prices pr ON pr.rowid = p.rowid)`
+
+// productsOnly and pricesOnly are the two halves of productsTyped, for a statement that reads only one
+// of them (narrow): a facet's counts and a search read no price, the products sorted by price only the
+// prices until their page is known.
+const (
+	productsOnly = `(SELECT rowid AS _row, * FROM products)`
+	pricesOnly   = `(SELECT rowid AS _row, price_yen, price_max_yen FROM ctool_derive.product_prices)`
+)
+
+// priceColumns are the columns of productsTyped that pricesOnly holds.
+var priceColumns = []string{"price_yen", "price_max_yen"}
 
 // tables are the public datasets in the console's order, each with its typed relation.
 var tables = func() []*table {
@@ -114,10 +130,17 @@ func (lq *listQuery) source(withState bool) stmt {
 }
 
 // where is the list's condition, TRUE when there is none, with its arguments.
-func (lq *listQuery) where() stmt {
+func (lq *listQuery) where() stmt { return lq.whereOn(func(string) bool { return true }) }
+
+// whereOn is the part of the list's condition that reads the columns keep accepts (a search reads
+// every searched column): TRUE when there is none.
+func (lq *listQuery) whereOn(keep func(col string) bool) stmt {
 	var conds []guard.SQL
 	var args []any
 	for _, f := range lq.Filters {
+		if !keep(f.Col.Name) {
+			continue
+		}
 		id := guard.MustIdent(f.Col.Name)
 		var alts []guard.SQL
 		for _, v := range f.Values {
@@ -140,14 +163,16 @@ func (lq *listQuery) where() stmt {
 		p := Pattern(term)
 		var alts []guard.SQL
 		for _, c := range lq.T.Cols {
-			if c.Text {
+			if c.Text && keep(c.Name) {
 				alts = append(alts, guard.Format("regexp_matches(%s, ?)", guard.MustIdent(c.Name)))
 				args = append(args, p)
 			}
 		}
-		conds = append(conds, guard.Format("(%s)", guard.Join(alts, " OR ")))
+		if len(alts) > 0 {
+			conds = append(conds, guard.Format("(%s)", guard.Join(alts, " OR ")))
+		}
 	}
-	if lq.Open != "" {
+	if lq.Open != "" && keep("_open") {
 		conds = append(conds, guard.Const("_open = ?"))
 		args = append(args, lq.Open)
 	}
@@ -184,9 +209,60 @@ func (lq *listQuery) columns(withState bool) guard.SQL {
 	return guard.Join(cols, ", ")
 }
 
+// narrow is, for products, the statement's relation and condition read from one table: the half of
+// productsTyped that holds col (products for ""), with the list's condition on that half's columns,
+// and the rest of the condition, on the other half, as a semi-join by row number. A join of the two
+// tables whole would hold a million rows in its hash table (bench/results/console.md). single
+// reports that the condition reads one table only, whose rows then keep the build's order under WHERE,
+// LIMIT and OFFSET (DuckDB's order preservation); a semi-join does not promise it. ok is false for the
+// tables that are not products.
+func (lq *listQuery) narrow(col string) (rel guard.SQL, w stmt, single, ok bool) {
+	if lq.T.D != schema.Products {
+		return guard.SQL{}, stmt{}, false, false
+	}
+	inPrices := func(c string) bool { return slices.Contains(priceColumns, c) }
+	inProducts := func(c string) bool { return !inPrices(c) }
+	half, other := guard.Const(productsOnly), guard.Const(pricesOnly)
+	mine, theirs := inProducts, inPrices
+	if inPrices(col) {
+		half, other, mine, theirs = other, half, theirs, mine
+	}
+	w = lq.whereOn(mine)
+	rest := lq.whereOn(theirs)
+	if len(rest.args) == 0 && rest.sql.String() == "TRUE" {
+		return half, w, true, true
+	}
+	w.sql = guard.Format("%s AND _row IN (SELECT _row FROM %s AS t WHERE %s)", w.sql, other, rest.sql)
+	w.args = append(w.args, rest.args...)
+	return half, w, false, true
+}
+
+// productsPage reads a page of products in two steps: the page's row numbers from the table that
+// holds the sort column (narrow), then those rows whole, by row id. Sorting or skipping a million
+// rows then moves their row numbers, not their descriptions, and a page in the build's order of one
+// table stops reading once it is full.
+func (lq *listQuery) productsPage() stmt {
+	rel, w, single, _ := lq.narrow(lq.Sort)
+	order := guard.Format(" ORDER BY %s", lq.order())
+	if single && lq.Sort == "" {
+		order = guard.Const("")
+	}
+	rows := guard.Format("SELECT _row FROM %s AS t WHERE %s%s LIMIT %s OFFSET %s",
+		rel, w.sql, order, guard.Int(lq.Size), guard.Int((lq.Page-1)*lq.Size))
+	return stmt{
+		sql: guard.Format(`SELECT %s FROM (SELECT pg._row, p.*, pr.price_yen, pr.price_max_yen FROM (%s) AS pg
+        JOIN products p ON p.rowid = pg._row JOIN ctool_derive.product_prices pr ON pr.rowid = pg._row) AS t ORDER BY %s`,
+			lq.selectList(), rows, lq.order()),
+		args: w.args,
+	}
+}
+
 // pageStmt reads one page of the list. A stores list not filtered by the open state computes it for
 // the page's rows only.
 func (lq *listQuery) pageStmt() stmt {
+	if lq.T.D == schema.Products {
+		return lq.productsPage()
+	}
 	if lq.T.IsStores() && lq.Open == "" {
 		w := lq.where()
 		page := guard.Format("SELECT %s FROM %s AS t WHERE %s ORDER BY %s LIMIT %s OFFSET %s",
@@ -207,6 +283,9 @@ func (lq *listQuery) pageStmt() stmt {
 // facetStmt counts the values of a facet column in the list, the total of all of them beside each.
 func (lq *listQuery) facetStmt(c column) stmt {
 	src, w := lq.source(false), lq.where()
+	if rel, nw, _, ok := lq.narrow(c.Name); ok {
+		src.sql, w = rel, nw
+	}
 	value := guard.MustIdent(c.Name)
 	if c.List {
 		value = guard.Format("unnest(%s)", value)
@@ -221,5 +300,8 @@ func (lq *listQuery) facetStmt(c column) stmt {
 // countStmt counts the list's rows.
 func (lq *listQuery) countStmt() stmt {
 	src, w := lq.source(false), lq.where()
+	if rel, nw, _, ok := lq.narrow(""); ok {
+		src.sql, w = rel, nw
+	}
 	return stmt{sql: guard.Format("SELECT count(*) FROM %s AS t WHERE %s", src.sql, w.sql), args: append(src.args, w.args...)}
 }

@@ -29,8 +29,12 @@ import (
 // Arrow's Go writer, used before, streamed row groups as they came, but its packages' start cost every
 // ctool process about 3 ms, the agent's `ctool query` twice (docs/performance.md).
 
-// parquetMemory is the export instance's memory limit: rows past it wait in its file.
-const parquetMemory = "256MB"
+// parquetMemory is the export instance's memory limit: rows past it wait in its file. It is most of
+// what an export adds to the console's memory: at 256MB a Parquet export of 1,000,000 products took
+// the console to 620–710 MB resident; with the console's chunks of 10,000 rows and row groups of
+// 10,000, to 266–281 MB at 32MB (247–273 MB at 16MB, which failed for want of memory with row groups
+// of 50,000: too close to the edge) (bench/results/console.md).
+const parquetMemory = "32MB"
 
 // ParquetColumn is a column of a Parquet export: its name and its type, one of ParquetTypes.
 type ParquetColumn struct{ Name, Type string }
