@@ -188,22 +188,7 @@ func runLoad(url string, pid, n int, d time.Duration) (load, error) {
 		}
 	}
 	var l load
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		t := time.NewTicker(50 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				l.peak = max(l.peak, benchkit.TreeRSS(pid))
-				l.procs = max(l.procs, len(benchkit.Descendants(pid)))
-			}
-		}
-	}()
+	sampler := benchkit.SampleTree(pid)
 	var seq atomic.Int64
 	next := func(c *benchkit.HTTP, k int) map[string]any {
 		q := queries[k%len(queries)]
@@ -218,8 +203,7 @@ func runLoad(url string, pid, n int, d time.Duration) (load, error) {
 	start := time.Now()
 	r := benchkit.ClosedLoop(clients, start.Add(d), next)
 	elapsed := time.Since(start)
-	close(stop)
-	<-sampled
+	l.peak, l.procs = sampler.Stop()
 	if r.FirstErr != nil {
 		fmt.Fprintf(os.Stderr, "memory: %d clients: %d errors, the first: %v\n", n, r.Errors, r.FirstErr)
 	}

@@ -31,24 +31,9 @@ func httpMain(args []string) error {
 		if err != nil {
 			return err
 		}
-		most := atomic.Int64{}
-		stop := make(chan struct{})
-		go func() {
-			t := time.NewTicker(50 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					if n := int64(len(benchkit.Descendants(h.proc.Cmd.Process.Pid))); n > most.Load() {
-						most.Store(n)
-					}
-				}
-			}
-		}()
+		sampler := benchkit.SampleTree(h.proc.Cmd.Process.Pid)
 		ts, errs, elapsed, cpu, err := h.load(sd, scaleQueries, *clients, *dur, &seq)
-		close(stop)
+		_, most := sampler.Stop()
 		peak := h.peakRSS()
 		h.stop()
 		if err != nil {
@@ -58,9 +43,9 @@ func httpMain(args []string) error {
 		if len(ts) > 0 {
 			perCall = cpu / time.Duration(len(ts))
 		}
-		fmt.Printf("round %d: %d clients, %.1f calls/s, p50 %s, p99 %s, %d failed, CPU %s a call, peak %d MB, at most %d workers\n",
+		fmt.Printf("round %d: %d clients, %.1f calls/s, p50 %s, p99 %s, %d failed, CPU %s a call, peak %d MB, at most %d processes\n",
 			r+1, *clients, float64(len(ts))/elapsed.Seconds(), msf(float64(benchkit.Percentile(ts, 50))),
-			msf(float64(benchkit.Percentile(ts, 99))), errs, perCall.Round(10*time.Microsecond), peak>>20, most.Load())
+			msf(float64(benchkit.Percentile(ts, 99))), errs, perCall.Round(10*time.Microsecond), peak>>20, most)
 	}
 	return nil
 }

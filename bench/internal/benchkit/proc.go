@@ -228,3 +228,38 @@ func CopyFiles(from, to string, keep func(name string) bool, edit func(name stri
 	}
 	return nil
 }
+
+// TreeSampler reads the summed resident set and the process count of a process tree every 50 ms, and
+// keeps the peaks, until Stop.
+type TreeSampler struct {
+	stop, done  chan struct{}
+	peak, procs int64
+}
+
+// SampleTree starts sampling pid's tree.
+func SampleTree(pid int) *TreeSampler {
+	s := &TreeSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				s.peak = max(s.peak, TreeRSS(pid))
+				s.procs = max(s.procs, int64(len(Descendants(pid))))
+			}
+		}
+	}()
+	return s
+}
+
+// Stop ends the sampling and returns the peaks: bytes resident, summed, and processes at once (the
+// root included).
+func (s *TreeSampler) Stop() (peak int64, procs int) {
+	close(s.stop)
+	<-s.done
+	return s.peak, int(s.procs)
+}
