@@ -23,7 +23,7 @@ import (
 func main() {
 	path := flag.String("db", "", "the build")
 	threads := flag.Int("threads", 1, "DuckDB threads")
-	flag.StringVar(&extra, "dsn", "", "more DuckDB settings for the read-only open, as URL query text (memory_limit=64MB)")
+	dsn := flag.String("dsn", "", "more DuckDB settings for the read-only open, as URL query text (memory_limit=64MB)")
 	n := flag.Int("n", 200, "timed calls")
 	show := flag.Bool("show", false, "print the rows of the last call")
 	exec := flag.Bool("exec", false, "open the file read-write and run SQL once, untimed (to make a variant of a build)")
@@ -37,7 +37,11 @@ func main() {
 	if *exec {
 		run = execute
 	}
-	if err := run(*path, *threads, *n, flag.Arg(0)); err != nil {
+	settings := fmt.Sprintf("threads=%d", *threads)
+	if *dsn != "" {
+		settings += "&" + *dsn
+	}
+	if err := run(*path, settings, *n, flag.Arg(0)); err != nil {
 		fmt.Fprintln(os.Stderr, "pricerange:", err)
 		os.Exit(1)
 	}
@@ -45,8 +49,8 @@ func main() {
 
 var printRows bool // -show
 
-func run(path string, threads, n int, query string) error {
-	db, err := sql.Open("duckdb", fmt.Sprintf("%s?access_mode=read_only&threads=%d", path, threads)+dsnExtra())
+func run(path, settings string, n int, query string) error {
+	db, err := sql.Open("duckdb", path+"?access_mode=read_only&"+settings)
 	if err != nil {
 		return err
 	}
@@ -96,13 +100,13 @@ func run(path string, threads, n int, query string) error {
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	fmt.Printf("p50 %.2f ms  min %.2f ms  p90 %.2f ms  rows %d  calls %d  threads %d\n",
-		ms(times[n/2]), ms(times[0]), ms(times[n*9/10]), got, n, threads)
+	fmt.Printf("p50 %.2f ms  min %.2f ms  p90 %.2f ms  rows %d  calls %d  %s\n",
+		ms(times[n/2]), ms(times[0]), ms(times[n*9/10]), got, n, settings)
 	return nil
 }
 
-func execute(path string, threads, _ int, query string) error {
-	db, err := sql.Open("duckdb", fmt.Sprintf("%s?threads=%d", path, threads))
+func execute(path, settings string, _ int, query string) error {
+	db, err := sql.Open("duckdb", path+"?"+settings)
 	if err != nil {
 		return err
 	}
@@ -113,14 +117,4 @@ func execute(path string, threads, _ int, query string) error {
 	}
 	fmt.Printf("ran in %.2f s\n", time.Since(start).Seconds())
 	return nil
-}
-
-// extra holds -dsn's settings.
-var extra string
-
-func dsnExtra() string {
-	if extra == "" {
-		return ""
-	}
-	return "&" + extra
 }

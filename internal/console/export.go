@@ -200,11 +200,7 @@ func (lq *listQuery) read(ctx context.Context, c *database.Conn, chunk int, writ
 	}
 	if lq.Sort == "" {
 		var maxRow *int64
-		last := guard.Format("SELECT max(_row) FROM %s AS t", lq.T.from)
-		if lq.T.D.Name == "products" {
-			last = guard.Const("SELECT max(_row) FROM " + productsOnly + " AS t")
-		}
-		if err := c.QueryRow(ctx, last).Scan(&maxRow); err != nil || maxRow == nil {
+		if err := c.QueryRow(ctx, guard.Format("SELECT max(_row) FROM %s AS t", lq.T.rows)).Scan(&maxRow); err != nil || maxRow == nil {
 			return err
 		}
 		q := guard.Format("SELECT %s FROM %s AS t WHERE _row >= ? AND _row < ? AND %s ORDER BY _row", sel, src.sql, w.sql)

@@ -14,6 +14,7 @@ type table struct {
 	D    *schema.Dataset
 	Rel  schema.Relation
 	from guard.SQL // the typed relation with _row
+	rows guard.SQL // a relation with one row for each of from's, by _row: the narrowest to count them
 	Cols []column
 }
 
@@ -63,9 +64,10 @@ var tables = func() []*table {
 		}
 		t := &table{D: d, Rel: rel}
 		if d == schema.Products {
-			t.from = guard.Const(productsTyped)
+			t.from, t.rows = guard.Const(productsTyped), guard.Const(productsOnly)
 		} else {
 			t.from = guard.Format("(SELECT rowid AS _row, * FROM %s)", guard.MustIdent(name))
+			t.rows = t.from
 		}
 		for _, c := range rel.Columns {
 			// Every column is shown, products.store_id too: its hiding is the agents' presentation rule

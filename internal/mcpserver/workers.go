@@ -57,6 +57,7 @@ func startPool(ctx context.Context, path string, memory func() int64, log *event
 	if err != nil {
 		return nil, err
 	}
+	size := fileSize(path)
 	pool := worker.NewPool(worker.Config{
 		Command: cmd, Size: Workers, Active: activeWorkers, Max: MaxWorkers, Queue: WorkerQueue,
 		Grace: query.WorkerGrace, Idle: workerIdle, SpawnAfter: workerSpawnAfter,
@@ -65,7 +66,7 @@ func startPool(ctx context.Context, path string, memory func() int64, log *event
 			metrics.workerEnded(ev.Worker)
 		},
 		Observe: metrics.workerQuery,
-		Memory:  memory, Grow: fileSize(path) * 3 / 2, SlowAtFirst: slowAtFirst(fileSize(path)),
+		Memory:  memory, Grow: size * 3 / 2, SlowAtFirst: slowAtFirst(size),
 	})
 	if err := pool.Start(ctx); err != nil {
 		pool.Close()

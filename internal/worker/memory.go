@@ -33,12 +33,9 @@ func Resident(pid int) int64 {
 }
 
 // readMemory reads the workers' resident sets, unless a reading is under way, or later when the last
-// is younger than memoryEvery; it sets how many workers fit (p.fit) and whether they hold more than they may
-// (p.over), and retires idle workers that do not fit.
+// is younger than memoryEvery; it sets how many workers fit (p.fit) and whether they hold more than
+// they may (p.over), and retires idle workers that do not fit. Only a pool with Config.Memory reads.
 func (p *Pool) readMemory() {
-	if p.cfg.Memory == nil {
-		return
-	}
 	p.mu.Lock()
 	if p.reading || p.closed {
 		p.mu.Unlock()

@@ -26,11 +26,11 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 			w := p.idle[n-1]
 			p.idle = p.idle[:n-1]
 			w.busySince = time.Now()
-			p.armSlow(w.busySince)
 			if me != nil {
 				p.leaveQueue(me) // and another idle worker, if any, goes to the next call
 				me = nil
 			}
+			p.armSlow(w.busySince)
 			p.mu.Unlock()
 			select {
 			case <-w.exited:
@@ -155,8 +155,8 @@ func (p *Pool) leaveQueue(me *waiter) {
 }
 
 // allowed is how many workers may run now: with k of them slow (held longer than p.slowAfter() by one
-// query), k+Active, within Max, and Active within what the memory holds (never fewer than Size). recheck is when the next busy worker turns slow (zero if none
-// will). Called with p.mu held.
+// query), k+Active, within Max, and Active within what the memory holds (never fewer than Size).
+// recheck is when the next busy worker turns slow (zero if none will). Called with p.mu held.
 func (p *Pool) allowed(now time.Time) (n int, recheck time.Time) {
 	slow := 0
 	for w := range p.all {
@@ -220,10 +220,22 @@ func (p *Pool) exitedIdle(w *proc) {
 
 // put gives a worker back to the idle list, or retires it while the workers hold more memory than
 // they may.
-func (p *Pool) put(w *proc) {
-	defer func() { go p.readMemory() }()
+func (p *Pool) put(w *proc) { p.giveBack(w, false) }
+
+// putAnswered gives back a worker whose query was answered within its deadline, and counts how long
+// the call held it (slow.go): a stopped query's time would tell how long the deadline is, not the
+// queries.
+func (p *Pool) putAnswered(w *proc) { p.giveBack(w, true) }
+
+func (p *Pool) giveBack(w *proc, answered bool) {
+	if p.cfg.Memory != nil {
+		defer func() { go p.readMemory() }()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if answered {
+		p.held(w)
+	}
 	if p.closed {
 		w.kill()
 		return

@@ -18,19 +18,17 @@ const heldWindow = 64
 // cores (bench/results/peer-scale-1000000.md).
 const slowFactor = 4
 
-// putAnswered gives back a worker whose query was answered within its deadline, and counts how long
-// the call held it: a stopped query's time would tell how long the deadline is, not the queries.
-func (p *Pool) putAnswered(w *proc) {
-	p.mu.Lock()
-	if !w.busySince.IsZero() {
-		p.heldTimes[p.heldNext%heldWindow] = time.Since(w.busySince)
-		p.heldNext++
-		if p.heldNext%(heldWindow/4) == 0 {
-			p.heldSlow = heldThreshold(p.heldTimes[:min(p.heldNext, heldWindow)])
-		}
+// held counts how long w's call held it, and sets p.heldSlow again every heldWindow/4 calls. Called
+// with p.mu held.
+func (p *Pool) held(w *proc) {
+	if w.busySince.IsZero() {
+		return
 	}
-	p.mu.Unlock()
-	p.put(w)
+	p.heldTimes[p.heldNext%heldWindow] = time.Since(w.busySince)
+	p.heldNext++
+	if p.heldNext%(heldWindow/4) == 0 {
+		p.heldSlow = heldThreshold(p.heldTimes[:min(p.heldNext, heldWindow)])
+	}
 }
 
 // slowAfter is how long a query may hold its worker before the worker counts as slow. Called with
@@ -53,9 +51,10 @@ func heldThreshold(times []time.Duration) time.Duration {
 
 // armSlow has the waiting calls look again when a worker taken at since turns slow, unless they are
 // set to look sooner: each computed when to look from the workers busy as it queued, and a worker
-// taken after that would turn slow unseen. Called with p.mu held.
+// taken after that would turn slow unseen. With none waiting there is nothing to arm: a call that
+// queues later sees the worker busy. Called with p.mu held.
 func (p *Pool) armSlow(since time.Time) {
-	if p.cfg.SpawnAfter <= 0 {
+	if p.cfg.SpawnAfter <= 0 || len(p.waiters) == 0 {
 		return
 	}
 	at := since.Add(p.slowAfter())
