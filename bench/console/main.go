@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -95,17 +94,13 @@ func run(ctool, dbPath, statementsFile string, rounds, exports int, out string) 
 	if _, err := plain.Exec("SET TimeZone = 'Asia/Tokyo'"); err != nil {
 		return err
 	}
-	stmtsBaseline := func(name string) ([]statement, bool) {
-		b := stmts.Baselines[name]
-		return b, strings.Contains(name, "search")
-	}
 	var rows, aims []string
 	for _, c := range cases {
+		ilike, search := stmts.Baselines[c.name], strings.Contains(c.name, "search")
 		stmts, ok := stmts.Lists[c.name]
 		if !ok {
 			return fmt.Errorf("%s has no statements for %q", statementsFile, c.name)
 		}
-		ilike, search := stmtsBaseline(c.name)
 		if search && ilike == nil {
 			return fmt.Errorf("%s has no ILIKE baseline for %q", statementsFile, c.name)
 		}
@@ -294,36 +289,17 @@ func timePlain(db *sql.DB, stmts []statement) (time.Duration, error) {
 
 // timeExport downloads an export whole and samples the server's memory meanwhile.
 func timeExport(u string, pid int) (time.Duration, int64, int64, error) {
-	var peak int64
-	var mu sync.Mutex
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				rss := benchkit.TreeRSS(pid)
-				mu.Lock()
-				peak = max(peak, rss)
-				mu.Unlock()
-			}
-		}
-	}()
+	sampler := benchkit.SampleTree(pid, 20*time.Millisecond)
 	start := time.Now()
 	res, err := http.Get(u)
 	if err != nil {
-		close(done)
+		sampler.Stop()
 		return 0, 0, 0, err
 	}
 	n, err := io.Copy(io.Discard, bufio.NewReaderSize(res.Body, 1<<20))
 	res.Body.Close()
 	d := time.Since(start)
-	close(done)
-	mu.Lock()
-	defer mu.Unlock()
+	peak, _ := sampler.Stop()
 	return d, n, peak, err
 }
 

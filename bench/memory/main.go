@@ -188,7 +188,7 @@ func runLoad(url string, pid, n int, d time.Duration) (load, error) {
 		}
 	}
 	var l load
-	sampler := benchkit.SampleTree(pid)
+	sampler := benchkit.SampleTree(pid, 50*time.Millisecond)
 	var seq atomic.Int64
 	next := func(c *benchkit.HTTP, k int) map[string]any {
 		q := queries[k%len(queries)]

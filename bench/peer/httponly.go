@@ -31,7 +31,7 @@ func httpMain(args []string) error {
 		if err != nil {
 			return err
 		}
-		sampler := benchkit.SampleTree(h.proc.Cmd.Process.Pid)
+		sampler := benchkit.SampleTree(h.proc.Cmd.Process.Pid, 50*time.Millisecond)
 		ts, errs, elapsed, cpu, err := h.load(sd, scaleQueries, *clients, *dur, &seq)
 		_, most := sampler.Stop()
 		peak := h.peakRSS()

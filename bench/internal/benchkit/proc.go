@@ -229,19 +229,19 @@ func CopyFiles(from, to string, keep func(name string) bool, edit func(name stri
 	return nil
 }
 
-// TreeSampler reads the summed resident set and the process count of a process tree every 50 ms, and
-// keeps the peaks, until Stop.
+// TreeSampler reads the summed resident set and the process count of a process tree at an interval,
+// and keeps the peaks, until Stop.
 type TreeSampler struct {
 	stop, done  chan struct{}
 	peak, procs int64
 }
 
-// SampleTree starts sampling pid's tree.
-func SampleTree(pid int) *TreeSampler {
+// SampleTree starts sampling pid's tree every interval.
+func SampleTree(pid int, every time.Duration) *TreeSampler {
 	s := &TreeSampler{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		t := time.NewTicker(50 * time.Millisecond)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
