@@ -23,10 +23,9 @@ const protocol = "2025-06-18"
 
 // httpServer is a server started on a loopback port for streamable HTTP.
 type httpServer struct {
-	proc *benchkit.Proc
-	url  string
-	peak atomic.Int64
-	done chan struct{}
+	proc    *benchkit.Proc
+	url     string
+	sampler *benchkit.TreeSampler // the summed resident sets of the server and its descendants
 }
 
 func startHTTP(sd side) (*httpServer, error) {
@@ -61,8 +60,7 @@ func startHTTP(sd side) (*httpServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &httpServer{proc: p, url: url, done: make(chan struct{})}
-	go h.sample()
+	h := &httpServer{proc: p, url: url, sampler: benchkit.SampleTree(p.Cmd.Process.Pid, 50*time.Millisecond)}
 	// Wait until it answers.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -78,37 +76,14 @@ func startHTTP(sd side) (*httpServer, error) {
 	return h, nil
 }
 
-// sample records the peak of the summed resident sets of the server and its descendants.
-func (h *httpServer) sample() {
-	t := time.NewTicker(50 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-h.done:
-			return
-		case <-h.proc.Exited():
-			return
-		case <-t.C:
-			if rss := benchkit.TreeRSS(h.proc.Cmd.Process.Pid); rss > h.peak.Load() {
-				h.peak.Store(rss)
-			}
-		}
-	}
-}
-
+// peakRSS is the peak of the summed resident sets of the server and its descendants so far.
 func (h *httpServer) peakRSS() int64 {
-	if rss := benchkit.TreeRSS(h.proc.Cmd.Process.Pid); rss > h.peak.Load() {
-		h.peak.Store(rss)
-	}
-	return h.peak.Load()
+	peak, _ := h.sampler.Peaks()
+	return peak
 }
 
 func (h *httpServer) stop() {
-	select {
-	case <-h.done:
-	default:
-		close(h.done)
-	}
+	h.sampler.Stop()
 	h.proc.Stop(os.Interrupt, 10*time.Second)
 }
 

@@ -31,10 +31,8 @@ func httpMain(args []string) error {
 		if err != nil {
 			return err
 		}
-		sampler := benchkit.SampleTree(h.proc.Cmd.Process.Pid, 50*time.Millisecond)
 		ts, errs, elapsed, cpu, err := h.load(sd, scaleQueries, *clients, *dur, &seq)
-		_, most := sampler.Stop()
-		peak := h.peakRSS()
+		peak, most := h.sampler.Peaks()
 		h.stop()
 		if err != nil {
 			return err

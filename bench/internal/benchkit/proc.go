@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -232,13 +233,15 @@ func CopyFiles(from, to string, keep func(name string) bool, edit func(name stri
 // TreeSampler reads the summed resident set and the process count of a process tree at an interval,
 // and keeps the peaks, until Stop.
 type TreeSampler struct {
+	pid         int
 	stop, done  chan struct{}
-	peak, procs int64
+	once        sync.Once
+	peak, procs atomic.Int64
 }
 
 // SampleTree starts sampling pid's tree every interval.
 func SampleTree(pid int, every time.Duration) *TreeSampler {
-	s := &TreeSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	s := &TreeSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		t := time.NewTicker(every)
@@ -248,18 +251,28 @@ func SampleTree(pid int, every time.Duration) *TreeSampler {
 			case <-s.stop:
 				return
 			case <-t.C:
-				s.peak = max(s.peak, TreeRSS(pid))
-				s.procs = max(s.procs, int64(len(Descendants(pid))))
+				s.read()
 			}
 		}
 	}()
 	return s
 }
 
-// Stop ends the sampling and returns the peaks: bytes resident, summed, and processes at once (the
-// root included).
+func (s *TreeSampler) read() {
+	s.peak.Store(max(s.peak.Load(), TreeRSS(s.pid)))
+	s.procs.Store(max(s.procs.Load(), int64(len(Descendants(s.pid)))))
+}
+
+// Peaks reads the tree once more and returns the peaks so far: bytes resident, summed, and processes
+// at once (the root included).
+func (s *TreeSampler) Peaks() (peak int64, procs int) {
+	s.read()
+	return s.peak.Load(), int(s.procs.Load())
+}
+
+// Stop ends the sampling, once, and returns the peaks.
 func (s *TreeSampler) Stop() (peak int64, procs int) {
-	close(s.stop)
+	s.once.Do(func() { close(s.stop) })
 	<-s.done
-	return s.peak, int(s.procs)
+	return s.peak.Load(), int(s.procs.Load())
 }
